@@ -1,0 +1,76 @@
+package io.shardline.api.assignor;
+
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * One member as an assignor sees it. Immutable and thread-safe.
+ *
+ * @param memberId the member id, unique in the group
+ * @param instanceId the static instance id, if the member has one (Kafka's {@code group.instance.id}); members
+ *     with one sort before members without, by instance id
+ * @param rack the member's rack (availability zone), if known
+ * @param subscriptions the streams the member reads, sorted
+ * @param owned shards the member owned after the previous assignment, by stream (sorted)
+ * @param generation the generation in which {@code owned} was assigned; when two members claim the same shard
+ *     the higher generation wins and equal generations void the claim for both
+ */
+public record MemberSubscription(
+        String memberId,
+        Optional<String> instanceId,
+        Optional<String> rack,
+        SortedSet<String> subscriptions,
+        SortedMap<String, ShardSet> owned,
+        int generation) {
+
+    /** Generation of a member that reported no generation (Kafka's {@code DEFAULT_GENERATION}). */
+    public static final int DEFAULT_GENERATION = -1;
+
+    /** Validates and copies into unmodifiable sorted collections; empty owned sets are dropped. */
+    public MemberSubscription {
+        Objects.requireNonNull(memberId, "memberId");
+        instanceId = Objects.requireNonNullElse(instanceId, Optional.empty());
+        rack = Objects.requireNonNullElse(rack, Optional.empty());
+        subscriptions = Collections.unmodifiableSortedSet(new TreeSet<>(subscriptions));
+        TreeMap<String, ShardSet> ownedCopy = new TreeMap<>();
+        owned.forEach((stream, shards) -> {
+            if (!shards.isEmpty()) {
+                ownedCopy.put(stream, shards);
+            }
+        });
+        owned = Collections.unmodifiableSortedMap(ownedCopy);
+    }
+
+    /** A member without instance id, rack or owned shards. */
+    public static MemberSubscription of(String memberId, Collection<String> subscriptions) {
+        return new MemberSubscription(memberId, Optional.empty(), Optional.empty(),
+                new TreeSet<>(subscriptions), new TreeMap<>(), DEFAULT_GENERATION);
+    }
+
+    /** A copy owning {@code owned} since {@code generation}. */
+    public MemberSubscription withOwned(Map<String, ShardSet> owned, int generation) {
+        return new MemberSubscription(memberId, instanceId, rack, subscriptions, new TreeMap<>(owned), generation);
+    }
+
+    /** A copy with the given rack. */
+    public MemberSubscription withRack(String rack) {
+        return new MemberSubscription(memberId, instanceId, Optional.ofNullable(rack), subscriptions, owned, generation);
+    }
+
+    /** A copy with the given static instance id. */
+    public MemberSubscription withInstanceId(String instanceId) {
+        return new MemberSubscription(memberId, Optional.ofNullable(instanceId), rack, subscriptions, owned, generation);
+    }
+
+    /** Total number of owned shards over all streams. */
+    public int ownedCount() {
+        return owned.values().stream().mapToInt(ShardSet::size).sum();
+    }
+}
