@@ -1,5 +1,7 @@
 package io.shardline.api.handler;
 
+import io.shardline.api.config.ConfigDef;
+
 /**
  * A handler plugin: user code that processes the records of the shards a member owns.
  *
@@ -47,6 +49,15 @@ public interface Handler {
     default String version() {
         String v = getClass().getPackage() == null ? null : getClass().getPackage().getImplementationVersion();
         return v == null ? "unknown" : v;
+    }
+
+    /**
+     * The settings this handler accepts, declared with types, defaults, validators and docs. The runtime
+     * validates the listener's {@code handler.config.*} keys against it (errors name the listener file,
+     * line, key and value) and passes the result to {@link #start(HandlerContext)}. Default: no settings.
+     */
+    default ConfigDef config() {
+        return new ConfigDef();
     }
 
     /** Called once before any other call. Open clients and read settings here. */

@@ -1,5 +1,7 @@
 package io.shardline.api.handler;
 
+import io.shardline.api.config.ConfigValues;
+
 /**
  * What the runtime tells a handler about where it runs, given to {@link Handler#start(HandlerContext)}.
  *
@@ -16,8 +18,11 @@ public interface HandlerContext {
     /** The consumer group (also the Redis consumer-group name on every shard). */
     String group();
 
-    /** The handler's validated settings. */
-    HandlerConfig config();
+    /**
+     * The handler's settings: the listener's {@code handler.config.*} keys (prefix removed), parsed and
+     * validated against {@link Handler#config()}, defaults filled in.
+     */
+    ConfigValues config();
 
     /** Metrics scoped to the listener. */
     HandlerMetrics metrics();

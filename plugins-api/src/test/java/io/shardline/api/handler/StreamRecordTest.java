@@ -52,10 +52,5 @@ class StreamRecordTest {
                 new StreamRecord(ORDERS_3, "2-0", Map.of(), 1)), null);
         assertThat(seen).containsExactly("1-0", "2-0");
 
-        HandlerConfig config = HandlerConfig.of(Map.of("n", "42", "urls", "a, b", "on", true));
-        assertThat(config.getInt("n")).isEqualTo(42);
-        assertThat(config.getList("urls")).containsExactly("a", "b");
-        assertThat(config.getBoolean("on")).isTrue();
-        assertThatThrownBy(() -> config.value("missing")).hasMessageContaining("'missing'");
     }
 }
