@@ -1,0 +1,147 @@
+package io.shardline.runtime.shard;
+
+import io.shardline.api.handler.ShardId;
+import io.shardline.api.handler.StreamRecord;
+import io.vertx.core.Future;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The shard operations, as typed calls of the {@code shardline} Redis FUNCTION library
+ * ({@code shardline.lua} beside this class): fenced read, fenced ack / ack-delete, fenced takeover
+ * (XAUTOCLAIM JUSTID, paged) and set-owner, plus group creation and dead-letter writes. A call that finds
+ * the library missing (Redis restarted) loads it again and retries once. Thread-safe.
+ */
+public final class ShardCommands {
+
+    /** The library's source text. */
+    public static final String LIBRARY = loadLibrarySource();
+
+    private static final Logger LOG = LoggerFactory.getLogger(ShardCommands.class);
+
+    private final ShardRedis redis;
+
+    /** Commands over {@code redis}. */
+    public ShardCommands(ShardRedis redis) {
+        this.redis = redis;
+    }
+
+    /** The page of a fenced read: the cursor (see {@code shard_read} in the library) and the live entries. */
+    public record ReadResult(String cursor, List<StreamRecord> records) {
+    }
+
+    /** One page of a takeover sweep: the next cursor ({@code 0-0} when complete) and how many entries moved. */
+    public record TakeoverPage(String nextCursor, long claimed) {
+
+        /** True when the sweep is complete. */
+        public boolean done() {
+            return "0-0".equals(nextCursor);
+        }
+    }
+
+    /** Loads (or replaces) the function library: {@code FUNCTION LOAD REPLACE}. */
+    public Future<Void> loadLibrary() {
+        return redis.send(Request.cmd(Command.FUNCTION).arg("LOAD").arg("REPLACE").arg(LIBRARY)).mapEmpty();
+    }
+
+    /** Fenced {@code XREADGROUP ... COUNT count STREAMS shard id}; {@code id} is {@code >} or a PEL cursor. */
+    public Future<ReadResult> read(ShardId shard, String group, String member, long epoch, int count, String id) {
+        return withLibrary(() -> redis.send(fcall("shard_read", shard).arg(group).arg(member).arg(epoch).arg(count).arg(id))
+                .map(r -> parseRead(shard, r)));
+    }
+
+    /** Fenced acknowledgement of {@code ids} ({@code XACK}, atomic {@code XACK+XDEL}, or {@code XACKDEL}). */
+    public Future<Long> ack(ShardId shard, String group, String member, long epoch, AckMode mode, List<String> ids) {
+        String scriptMode = mode == AckMode.ACK ? "KEEP" : redis.supportsXackdel() ? "XACKDEL" : "DEL";
+        return withLibrary(() -> {
+            Request req = fcall("shard_ack", shard).arg(group).arg(member).arg(epoch).arg(scriptMode);
+            ids.forEach(req::arg);
+            return redis.send(req).map(Response::toLong);
+        });
+    }
+
+    /** One page of the fenced takeover sweep: moves pending entries of any consumer to {@code member}. */
+    public Future<TakeoverPage> takeover(ShardId shard, String group, String member, long epoch, String cursor, int count) {
+        return withLibrary(() -> redis.send(fcall("shard_takeover", shard).arg(group).arg(member).arg(epoch).arg(cursor).arg(count))
+                .map(r -> new TakeoverPage(r.get(0).toString(), r.get(1).toLong())));
+    }
+
+    /**
+     * Records {@code member} as the owner of {@code shard} under {@code epoch}; called by the coordinator
+     * side when it hands the shard over. Refused (failed future, {@code STALE_EPOCH ...}) unless the epoch
+     * is higher than the recorded one; the same owner and epoch again is a no-op.
+     *
+     * @return true when written, false when it was already so
+     */
+    public Future<Boolean> setOwner(ShardId shard, String member, long epoch) {
+        return withLibrary(() -> redis.send(fcall("shard_set_owner", shard).arg(member).arg(epoch)).map(r -> r.toLong() == 1));
+    }
+
+    /** Creates the shard stream and the group at {@code startId} ({@code 0} or {@code $}) when missing. */
+    public Future<Void> ensureGroup(ShardId shard, String group, String startId) {
+        return redis.send(Request.cmd(Command.XGROUP).arg("CREATE").arg(shard.key()).arg(group).arg(startId).arg("MKSTREAM"))
+                .<Void>mapEmpty()
+                .recover(e -> String.valueOf(e.getMessage()).startsWith("BUSYGROUP") ? Future.succeededFuture() : Future.failedFuture(e));
+    }
+
+    /** Appends {@code fields} to {@code stream} ({@code XADD stream * ...}); returns the new entry id. */
+    public Future<String> append(String stream, Map<String, String> fields) {
+        Request req = Request.cmd(Command.XADD).arg(stream).arg("*");
+        fields.forEach((k, v) -> req.arg(k).arg(v));
+        return redis.send(req).map(Response::toString);
+    }
+
+
+    private <T> Future<T> withLibrary(Supplier<Future<T>> call) {
+        return call.get().recover(e -> {
+            if (ShardFailure.of(e) != ShardFailure.NO_LIBRARY) {
+                return Future.failedFuture(e);
+            }
+            LOG.warn("The shardline function library is missing on Redis (restarted?); loading it again");
+            return loadLibrary().compose(v -> call.get());
+        });
+    }
+
+    private static Request fcall(String function, ShardId shard) {
+        return Request.cmd(Command.FCALL).arg(function).arg(2).arg(shard.key()).arg(shard.ownerKey());
+    }
+
+    private static ReadResult parseRead(ShardId shard, Response reply) {
+        String cursor = reply.get(0).toString();
+        List<StreamRecord> records = new ArrayList<>(reply.size() - 1);
+        for (int i = 1; i < reply.size(); i++) {
+            Response entry = reply.get(i);
+            Response raw = entry.get(1);
+            Map<String, String> fields = new LinkedHashMap<>(raw.size());
+            for (int f = 0; f + 1 < raw.size(); f += 2) {
+                fields.put(raw.get(f).toString(), raw.get(f + 1).toString());
+            }
+            int deliveries = entry.size() > 2 ? entry.get(2).toInteger() : 1;
+            records.add(new StreamRecord(shard, entry.get(0).toString(), fields, deliveries));
+        }
+        return new ReadResult(cursor, records);
+    }
+
+    private static String loadLibrarySource() {
+        try (InputStream in = ShardCommands.class.getResourceAsStream("shardline.lua")) {
+            if (in == null) {
+                throw new IllegalStateException("shardline.lua is missing from the runtime jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.shardline.runtime.shard;
+
+import io.vertx.core.Future;
+import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+/**
+ * The narrow Redis access shard consumption needs: pooled commands with a per-command timeout, and one
+ * dedicated connection per member for its blocking wake-up read. Kept this small so the implementation
+ * can sit on the runtime's shared connection layer or on a plain Vert.x client.
+ *
+ * <p>Implementations are thread-safe.
+ */
+public interface ShardRedis {
+
+    /**
+     * Sends one command on a pooled connection.
+     *
+     * @return the reply; failed with the server's error, or with a timeout / connection failure
+     */
+    Future<Response> send(Request request);
+
+    /**
+     * Opens a dedicated connection (not shared with {@link #send}), for a blocking command. The caller
+     * closes it and opens a new one after a failure.
+     */
+    Future<RedisConnection> connectDedicated();
+
+    /** The per-command timeout in milliseconds applied by {@link #send}. */
+    long commandTimeoutMs();
+
+    /** True when the server has {@code XACKDEL} (Redis 8.2+); known after the first {@link ShardCommands#loadLibrary()}. */
+    boolean supportsXackdel();
+}

@@ -1,0 +1,104 @@
+#!lua name=shardline
+-- Shardline's shard library (Redis FUNCTION, Redis 7.0+). Every function takes
+-- KEYS[1] = shard stream key {<stream>:<i>}, KEYS[2] = owner key {<stream>:<i>}:owner (same hash slot).
+-- Reads, acks and takeovers are fenced: they run only when the owner hash holds exactly this member
+-- and epoch, so a member that lost the shard can neither pull entries into its PEL nor acknowledge any.
+-- Errors: 'FENCED <key> owner=<o> epoch=<e>' (another owner holds the shard: stop it locally),
+--         'NOOWNER <key>' (no owner recorded yet, e.g. after Redis lost its data: retry later).
+-- The library version is returned by shardline_version; bump it with every change.
+
+local function owner_check(keys, member, epoch)
+  local cur = redis.call('HMGET', keys[2], 'owner', 'epoch')
+  if not cur[1] then
+    return redis.error_reply('NOOWNER ' .. keys[1] .. ' has no owner')
+  end
+  if cur[1] ~= member or cur[2] ~= epoch then
+    return redis.error_reply('FENCED ' .. keys[1] .. ' owner=' .. tostring(cur[1]) .. ' epoch=' .. tostring(cur[2]))
+  end
+  return nil
+end
+
+-- ARGV: group member epoch count id ('>' for new entries, or a PEL cursor such as '0')
+-- Reply: {cursor, entry...}; entry = {id, {field, value, ...}} (plus the delivery count when replaying the PEL).
+-- cursor: the last id of the raw page; or, when nothing came back, for '>' the stream's top id (the
+-- wake-up position for XREAD BLOCK, '0-0' when empty) and for a PEL read '' (the PEL is exhausted).
+-- Entries deleted from the stream but still pending are acknowledged here and not returned.
+local function shard_read(keys, a)
+  local e = owner_check(keys, a[2], a[3]); if e then return e end
+  local r = redis.call('XREADGROUP', 'GROUP', a[1], a[2], 'COUNT', a[4], 'STREAMS', keys[1], a[5])
+  local out = {''}
+  local gone = {}
+  local raw = (r and r[1] and r[1][2]) or {}
+  for _, entry in ipairs(raw) do
+    if entry[2] then out[#out + 1] = entry else gone[#gone + 1] = entry[1] end
+  end
+  if #gone > 0 then redis.call('XACK', keys[1], a[1], unpack(gone)) end
+  if #raw > 0 then
+    out[1] = raw[#raw][1]
+    if a[5] ~= '>' and #out > 1 then
+      local p = redis.call('XPENDING', keys[1], a[1], out[2][1], out[#out][1], #out - 1, a[2])
+      local counts = {}
+      for _, row in ipairs(p) do counts[row[1]] = row[4] end
+      for i = 2, #out do out[i][3] = counts[out[i][1]] or 1 end
+    end
+  elseif a[5] == '>' then
+    local top = redis.call('XREVRANGE', keys[1], '+', '-', 'COUNT', 1)
+    out[1] = (top[1] and top[1][1]) or '0-0'
+  end
+  return out
+end
+
+-- ARGV: group member epoch mode id...   mode: KEEP (XACK), DEL (XACK + XDEL, atomic), XACKDEL (Redis 8.2+)
+-- Reply: the number of entries acknowledged.
+local function shard_ack(keys, a)
+  local e = owner_check(keys, a[2], a[3]); if e then return e end
+  local ids = {}
+  for i = 5, #a do ids[#ids + 1] = a[i] end
+  if #ids == 0 then return 0 end
+  if a[4] == 'XACKDEL' then
+    redis.call('XACKDEL', keys[1], a[1], 'IDS', #ids, unpack(ids))
+    return #ids
+  end
+  local n = redis.call('XACK', keys[1], a[1], unpack(ids))
+  if a[4] == 'DEL' then redis.call('XDEL', keys[1], unpack(ids)) end
+  return n
+end
+
+-- ARGV: group member epoch cursor count
+-- Moves up to count pending entries of any consumer (the previous owners) into this member's PEL
+-- without bumping their delivery count; purges entries deleted from the stream.
+-- Reply: {next-cursor, claimed}; next-cursor '0-0' means the sweep is complete.
+local function shard_takeover(keys, a)
+  local e = owner_check(keys, a[2], a[3]); if e then return e end
+  local r = redis.call('XAUTOCLAIM', keys[1], a[1], a[2], 0, a[4], 'COUNT', a[5], 'JUSTID')
+  return {r[1], #r[2]}
+end
+
+-- ARGV: member epoch   (called by the coordinator side when it hands the shard to a member)
+-- Sets the owner only when epoch is higher than the recorded one; the same owner and epoch again is a no-op.
+-- Reply: 1 when set, 0 when already set; error 'STALE_EPOCH ...' otherwise.
+local function shard_set_owner(keys, a)
+  local cur = redis.call('HMGET', keys[2], 'owner', 'epoch')
+  local epoch = tonumber(a[2])
+  if not epoch then return redis.error_reply('ERR epoch must be a number, got ' .. tostring(a[2])) end
+  if cur[2] then
+    local current = tonumber(cur[2])
+    if current == epoch and cur[1] == a[1] then return 0 end
+    if current >= epoch then
+      return redis.error_reply('STALE_EPOCH ' .. keys[1] .. ' owner=' .. tostring(cur[1]) .. ' epoch=' .. cur[2]
+        .. ' refuses owner=' .. a[1] .. ' epoch=' .. a[2])
+    end
+  end
+  redis.call('HSET', keys[2], 'owner', a[1], 'epoch', a[2])
+  return 1
+end
+
+local function shardline_version()
+  return '1'
+end
+
+redis.register_function('shard_read', shard_read)
+redis.register_function('shard_ack', shard_ack)
+redis.register_function('shard_takeover', shard_takeover)
+redis.register_function('shard_set_owner', shard_set_owner)
+redis.register_function{function_name = 'shardline_version', callback = shardline_version, flags = {'no-writes'}}
