@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeMap;
 
 /**
  * Configuration text before parsing: each key's raw value with the file and line it came from,
@@ -107,10 +108,13 @@ public final class RawConfig {
         return new RawConfig(values, file, baseDir, errors);
     }
 
-    /** Values without a file (e.g. from a REST request or a test); placeholders resolve against the working directory. */
+    /**
+     * Values without a file (e.g. from a REST request or a test), ordered by key so that errors come
+     * in a stable order; placeholders resolve against the working directory.
+     */
     public static RawConfig of(Map<String, String> map) {
         Map<String, RawValue> values = new LinkedHashMap<>();
-        map.forEach((k, v) -> values.put(k, new RawValue(k, v, null, 0)));
+        new TreeMap<>(map).forEach((k, v) -> values.put(k, new RawValue(k, v, null, 0)));
         return new RawConfig(values, null, null, List.of());
     }
 

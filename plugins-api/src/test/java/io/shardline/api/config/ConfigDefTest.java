@@ -110,8 +110,8 @@ class ConfigDefTest {
         List<ConfigError> errors = def().validate(RawConfig.of(Map.of("redis.url", "${env:NOPE}",
                 "redis.password", "${env:PW}")), env);
         assertThat(errors).containsExactly(
-                new ConfigError("redis.url", "${env:NOPE}", null, 0, "environment variable NOPE is not set"),
-                new ConfigError("redis.password", "[hidden]", null, 0, "environment variable PW is not set"));
+                new ConfigError("redis.password", "[hidden]", null, 0, "environment variable PW is not set"),
+                new ConfigError("redis.url", "${env:NOPE}", null, 0, "environment variable NOPE is not set"));
     }
 
     @Test

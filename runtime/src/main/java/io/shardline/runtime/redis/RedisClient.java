@@ -1,0 +1,189 @@
+package io.shardline.runtime.redis;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.net.PemTrustOptions;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.ProtocolVersion;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisClientType;
+import io.vertx.redis.client.RedisOptions;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import java.util.List;
+import java.util.Objects;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker's Redis connection layer over the Vert.x Redis client, adding what the client lacks:
+ * a timeout on every command ({@link RedisConfig#commandTimeoutMs()}), dedicated connections that
+ * reconnect with backoff ({@link #dedicated(String)}), and the server's identity
+ * ({@link #serverInfo()}: version, {@code run_id}, {@link #supportsXackdel()}).
+ *
+ * <p>Ordinary commands go through a pool ({@link #send}, {@link #batch}); a pooled connection that
+ * breaks is evicted and the next command opens a fresh one. Blocking commands ({@code BLOCK}) must
+ * use a dedicated connection: they hold a pooled connection for their whole duration.
+ *
+ * <p>Thread-safe.
+ */
+public final class RedisClient {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RedisClient.class);
+
+    /** Attempts of the first {@code INFO server} before {@link #connect} fails. */
+    static final int STARTUP_ATTEMPTS = 3;
+
+    private final Vertx vertx;
+    private final RedisConfig config;
+    private final Redis pooled;
+    private final RandomGenerator random;
+    private volatile RedisServerInfo serverInfo;
+
+    private RedisClient(Vertx vertx, RedisConfig config, RandomGenerator random) {
+        this.vertx = Objects.requireNonNull(vertx, "vertx");
+        this.config = Objects.requireNonNull(config, "config");
+        this.random = Objects.requireNonNull(random, "random");
+        this.pooled = Redis.createClient(vertx, options(config, config.poolSize(), config.poolWaiting()));
+    }
+
+    /**
+     * Creates the client and reads the server's identity. The first {@code INFO server} is tried
+     * {@value #STARTUP_ATTEMPTS} times (with backoff) because a cold JVM on a loaded machine can
+     * take longer than the command timeout for its first connection; then the future fails.
+     *
+     * @param random jitter for reconnect backoff
+     */
+    public static Future<RedisClient> connect(Vertx vertx, RedisConfig config, RandomGenerator random) {
+        RedisClient client = new RedisClient(vertx, config, random);
+        Backoff backoff = new Backoff(config.reconnectInitialMs(), config.reconnectMaxMs(), random);
+        return client.firstServerInfo(0, backoff)
+                .map(info -> {
+                    LOG.info("Connected to Redis {} (run_id {}, {}, {}), XACKDEL {}", info.version(), info.runId(),
+                            info.mode(), config.protocol(), info.supportsXackdel() ? "available" : "not available");
+                    return client;
+                })
+                .recover(e -> client.close().transform(ignored -> Future.failedFuture(e)));
+    }
+
+    private Future<RedisServerInfo> firstServerInfo(int attempt, Backoff backoff) {
+        return refreshServerInfo().recover(e -> {
+            if (attempt + 1 >= STARTUP_ATTEMPTS) {
+                return Future.failedFuture(new RedisDisconnectedException("cannot reach Redis at "
+                        + (config.cluster() ? config.clusterUrls() : config.url()) + " after " + STARTUP_ATTEMPTS
+                        + " attempts: " + e.getMessage()));
+            }
+            long delay = backoff.delayMs(attempt);
+            LOG.info("Redis not answering yet ({}); retrying in {} ms", e.getMessage(), delay);
+            Promise<Void> wait = Promise.promise();
+            vertx.setTimer(delay, id -> wait.complete());
+            return wait.future().compose(v -> firstServerInfo(attempt + 1, backoff));
+        });
+    }
+
+    /** Sends one command on a pooled connection; fails with {@link RedisTimeoutException} after the command timeout. */
+    public Future<Response> send(Request request) {
+        return Timeouts.within(vertx, pooled.send(request), config.commandTimeoutMs(), name(request), () -> { });
+    }
+
+    /** Pipelines commands on one pooled connection (not atomic); one timeout for the whole batch. */
+    public Future<List<Response>> batch(List<Request> requests) {
+        String what = requests.isEmpty() ? "batch" : "batch of " + requests.size() + " from " + name(requests.get(0));
+        return Timeouts.within(vertx, pooled.batch(requests), config.commandTimeoutMs(), what, () -> { });
+    }
+
+    /**
+     * Opens a dedicated connection that reconnects with backoff when it breaks or a command on it
+     * times out. Close it when done.
+     *
+     * @param name for logs, e.g. {@code poller-orders-3}
+     */
+    public ReconnectingConnection dedicated(String name) {
+        Backoff backoff = new Backoff(config.reconnectInitialMs(), config.reconnectMaxMs(), random);
+        ReconnectingConnection connection = new ReconnectingConnection(vertx, name,
+                () -> Redis.createClient(vertx, options(config, 1, 64)), config.commandTimeoutMs(), backoff);
+        connection.start();
+        return connection;
+    }
+
+    /** Reads {@code INFO server} again; a changed {@link RedisServerInfo#runId()} means the server restarted. */
+    public Future<RedisServerInfo> refreshServerInfo() {
+        return send(Request.cmd(Command.INFO).arg("server")).map(reply -> {
+            RedisServerInfo info = RedisServerInfo.parse(reply.toString());
+            RedisServerInfo previous = serverInfo;
+            if (previous != null && !previous.runId().equals(info.runId())) {
+                LOG.warn("Redis restarted: run_id {} -> {}", previous.runId(), info.runId());
+            }
+            serverInfo = info;
+            return info;
+        });
+    }
+
+    /** The server identity from the last {@link #refreshServerInfo()} (never null after {@link #connect}). */
+    public RedisServerInfo serverInfo() {
+        return serverInfo;
+    }
+
+    /** Whether the server has {@code XACKDEL} (Redis 8.2+), as of the last refresh. */
+    public boolean supportsXackdel() {
+        return serverInfo != null && serverInfo.supportsXackdel();
+    }
+
+    /** The settings this client was made from. */
+    public RedisConfig config() {
+        return config;
+    }
+
+    /** The Vert.x instance the client runs on. */
+    public Vertx vertx() {
+        return vertx;
+    }
+
+    /** The underlying pooled Vert.x client, for what this class does not wrap (no timeout applied). */
+    public Redis redis() {
+        return pooled;
+    }
+
+    /** Closes the pool (dedicated connections are closed by their owners). */
+    public Future<Void> close() {
+        return pooled.close();
+    }
+
+    /** Vert.x client options for the given pool size. */
+    static RedisOptions options(RedisConfig config, int poolSize, int poolWaiting) {
+        RedisOptions options = new RedisOptions()
+                .setMaxPoolSize(poolSize)
+                .setMaxPoolWaiting(poolWaiting)
+                .setPreferredProtocolVersion(config.protocol() == RedisConfig.RespProtocol.RESP2
+                        ? ProtocolVersion.RESP2 : ProtocolVersion.RESP3);
+        if (config.cluster()) {
+            options.setType(RedisClientType.CLUSTER).setEndpoints(config.clusterUrls());
+        } else {
+            options.setType(RedisClientType.STANDALONE).setConnectionString(config.url());
+        }
+        if (config.user() != null) {
+            options.setUser(config.user());
+        }
+        if (config.password() != null) {
+            options.setPassword(config.password().value());
+        }
+        NetClientOptions net = new NetClientOptions()
+                .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, config.commandTimeoutMs()))
+                .setTcpNoDelay(true)
+                .setTcpKeepAlive(true);
+        if (config.tlsEnabled()) {
+            net.setSsl(true).setHostnameVerificationAlgorithm(config.tlsVerifyHostname() ? "HTTPS" : "");
+            if (config.tlsCaPath() != null) {
+                net.setTrustOptions(new PemTrustOptions().addCertPath(config.tlsCaPath()));
+            }
+        }
+        return options.setNetClientOptions(net);
+    }
+
+    static String name(Request request) {
+        return request.command().toString().toUpperCase(java.util.Locale.ROOT);
+    }
+}
