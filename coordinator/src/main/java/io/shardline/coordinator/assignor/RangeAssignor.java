@@ -1,0 +1,112 @@
+package io.shardline.coordinator.assignor;
+
+import io.shardline.api.assignor.Assignor;
+import io.shardline.api.assignor.GroupAssignment;
+import io.shardline.api.assignor.GroupSpec;
+import io.shardline.api.assignor.MemberSubscription;
+import io.shardline.api.assignor.ShardDescriber;
+import io.shardline.api.assignor.StreamDescription;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@code range}: Kafka's {@code RangeAssignor} (with its rack-aware mode of KIP-881, Kafka 3.5+), with a stream
+ * read as a topic and a shard as a partition; given the same input the result is the same, member for member.
+ *
+ * <p>Per stream, the subscribers are put in {@link MemberOrder} (static instance id first, then member id) and
+ * the shards in number order; with {@code P} shards and {@code C} subscribers each subscriber gets a contiguous
+ * range of {@code P / C} shards and the first {@code P % C} get one more.
+ *
+ * <p>Rack-aware mode is used when, for at least one stream, (1) some of its subscribers have a rack, (2) those
+ * racks overlap the racks of its shards' replicas, and (3) not every shard is on exactly the same racks. Then,
+ * before the plain ranges, shards are first given only to subscribers on one of their racks (a subscriber
+ * without a rack matches any shard), with the same per-stream quotas: streams with the same subscribers and
+ * the same shard count are treated together so that shard {@code i} of all of them goes to the same member
+ * (co-partitioning, even for those streams that alone would not need rack-awareness), the others one by one
+ * when they need it. What is left is then assigned as plain ranges. Streams that are unknown or have no shard
+ * are ignored. Thread-safe (stateless); nothing is allocated per shard.
+ */
+public final class RangeAssignor implements Assignor {
+
+    /** The name listeners use to select this assignor. */
+    public static final String NAME = "range";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public GroupAssignment assign(GroupSpec group, ShardDescriber shards) {
+        MemberSubscription[] members = MemberOrder.sorted(group);
+        List<RangeStream> streams = streams(members, shards);
+        if (streams.stream().anyMatch(s -> s.needsRackAwareAssignment)) {
+            assignWithRackMatching(streams);
+        }
+        AssignmentCollector out = new AssignmentCollector(members);
+        for (RangeStream s : streams) {
+            s.assignRanges();
+            out.putOwners(s.description.name(), s.subscribers, s.ownerRank);
+        }
+        return out.build();
+    }
+
+    /** The known, non-empty streams that have subscribers, by name. */
+    private static List<RangeStream> streams(MemberSubscription[] members, ShardDescriber shards) {
+        TreeMap<String, List<Integer>> subscribers = new TreeMap<>();
+        for (int m = 0; m < members.length; m++) {
+            for (String stream : members[m].subscriptions()) {
+                if (shards.shardCount(stream) > 0) {
+                    subscribers.computeIfAbsent(stream, s -> new ArrayList<>()).add(m);
+                }
+            }
+        }
+        List<RangeStream> result = new ArrayList<>(subscribers.size());
+        subscribers.forEach((stream, list) -> {
+            int[] indexes = list.stream().mapToInt(Integer::intValue).toArray();
+            String[] racks = new String[indexes.length];
+            for (int k = 0; k < indexes.length; k++) {
+                racks[k] = MemberOrder.rackOf(members[indexes[k]]).orElse(null);
+            }
+            StreamDescription description = shards.streams().get(stream);
+            result.add(new RangeStream(description, indexes, racks));
+        });
+        return result;
+    }
+
+    /**
+     * The rack-matching pass: streams grouped by subscriber set, then by shard count; groups of several
+     * streams are co-partitioned, single streams matched on their own if they need it.
+     */
+    private static void assignWithRackMatching(List<RangeStream> streams) {
+        Map<List<Integer>, Map<Integer, List<RangeStream>>> groups = new LinkedHashMap<>();
+        for (RangeStream s : streams) {
+            if (!s.anySubscriberRack) {
+                continue; // Kafka looks at no shard rack here: nothing can match.
+            }
+            groups.computeIfAbsent(asList(s.subscribers), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(s.shardCount(), k -> new ArrayList<>())
+                    .add(s);
+        }
+        for (Map<Integer, List<RangeStream>> byCount : groups.values()) {
+            for (List<RangeStream> coPartitioned : byCount.values()) {
+                if (coPartitioned.size() > 1) {
+                    RangeCoPartitioning.assign(coPartitioned);
+                } else if (coPartitioned.get(0).needsRackAwareAssignment) {
+                    coPartitioned.get(0).assignRangesMatchingRacks();
+                }
+            }
+        }
+    }
+
+    private static List<Integer> asList(int[] a) {
+        List<Integer> list = new ArrayList<>(a.length);
+        for (int v : a) {
+            list.add(v);
+        }
+        return list;
+    }
+}

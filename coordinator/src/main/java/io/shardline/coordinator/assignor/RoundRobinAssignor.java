@@ -1,0 +1,86 @@
+package io.shardline.coordinator.assignor;
+
+import io.shardline.api.assignor.Assignor;
+import io.shardline.api.assignor.GroupAssignment;
+import io.shardline.api.assignor.GroupSpec;
+import io.shardline.api.assignor.MemberSubscription;
+import io.shardline.api.assignor.ShardDescriber;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * {@code round-robin}: Kafka's {@code RoundRobinAssignor}, with a stream read as a topic and a shard as a
+ * partition; given the same input the result is the same, member for member.
+ *
+ * <p>All shards of all subscribed streams are laid out in order (streams by name, then shard number) and
+ * dealt one at a time to the members in {@link MemberOrder} (static instance id first, then member id), going
+ * round in a circle; a member that does not subscribe to the shard's stream is skipped, and the circle goes on
+ * from the member after the one that got the shard. With identical subscriptions the counts differ by at most
+ * one; otherwise the result can be very uneven. Streams that are unknown or have no shard are ignored.
+ *
+ * <p>Within one stream the dealing visits that stream's subscribers in order, so shard {@code i} goes to
+ * subscriber {@code (start + i) mod k}; this implementation computes those arithmetic progressions directly
+ * (no per-shard objects). Thread-safe (stateless).
+ */
+public final class RoundRobinAssignor implements Assignor {
+
+    /** The name listeners use to select this assignor. */
+    public static final String NAME = "round-robin";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public GroupAssignment assign(GroupSpec group, ShardDescriber shards) {
+        MemberSubscription[] members = MemberOrder.sorted(group);
+        AssignmentCollector out = new AssignmentCollector(members);
+        TreeMap<String, List<Integer>> subscribersByStream = subscribersByStream(members, shards);
+        int next = 0;
+        for (var entry : subscribersByStream.entrySet()) {
+            String stream = entry.getKey();
+            int[] subscribers = entry.getValue().stream().mapToInt(Integer::intValue).toArray();
+            int shardCount = shards.shardCount(stream);
+            int k = subscribers.length;
+            int start = firstAtOrAfter(subscribers, next);
+            for (int j = 0; j < k; j++) {
+                // Subscriber (start + j) mod k gets shards j, j + k, j + 2k, ...
+                int count = shardCount > j ? (shardCount - j + k - 1) / k : 0;
+                int[] mine = new int[count];
+                for (int c = 0, shard = j; c < count; c++, shard += k) {
+                    mine[c] = shard;
+                }
+                out.put(subscribers[(start + j) % k], stream, mine);
+            }
+            int last = subscribers[(start + shardCount - 1) % k];
+            next = (last + 1) % members.length;
+        }
+        return out.build();
+    }
+
+    /** Per known, non-empty stream with subscribers: the subscribers' indexes in member order. */
+    private static TreeMap<String, List<Integer>> subscribersByStream(MemberSubscription[] members,
+                                                                      ShardDescriber shards) {
+        TreeMap<String, List<Integer>> result = new TreeMap<>();
+        for (int m = 0; m < members.length; m++) {
+            for (String stream : members[m].subscriptions()) {
+                if (shards.shardCount(stream) > 0) {
+                    result.computeIfAbsent(stream, s -> new ArrayList<>()).add(m);
+                }
+            }
+        }
+        return result;
+    }
+
+    /** The position in the ascending {@code subscribers} of the first index {@code >= from}, wrapping to 0. */
+    private static int firstAtOrAfter(int[] subscribers, int from) {
+        int pos = Arrays.binarySearch(subscribers, from);
+        if (pos < 0) {
+            pos = -pos - 1;
+        }
+        return pos == subscribers.length ? 0 : pos;
+    }
+}
