@@ -80,6 +80,6 @@ public final class ConfigDocs {
     }
 
     private static String cell(String text) {
-        return text.replace("|", "\\|").replace("\n", " ");
+        return text.replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;").replace("\n", " ");
     }
 }
