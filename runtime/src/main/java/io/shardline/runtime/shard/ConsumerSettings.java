@@ -1,0 +1,97 @@
+package io.shardline.runtime.shard;
+
+import java.util.Objects;
+
+/**
+ * How one member consumes its shards (from the listener's settings). Immutable.
+ *
+ * @param group the consumer group (Redis consumer-group name)
+ * @param maxConcurrency local workers: how many shards the member serves at once ({@code max.concurrency})
+ * @param batchSize entries per fenced read ({@code batch.size})
+ * @param ackMode {@code ack} or {@code ack-delete}
+ * @param maxAttempts handler attempts per batch (and per record once a batch is split) before dead-lettering
+ * @param retryBackoffMs the first retry delay; doubled per attempt
+ * @param retryBackoffMaxMs the longest retry delay (also caps the backoff after Redis errors)
+ * @param deadLetterStream the stream key failed records are written to
+ * @param handlerTimeoutMs a handler call running longer counts as failed
+ * @param releaseMode whether a release finishes or abandons the batch in flight
+ * @param wakeUpBlockMs the BLOCK time of the member's wake-up {@code XREAD}
+ * @param takeoverPageSize entries moved per takeover page
+ */
+public record ConsumerSettings(
+        String group,
+        int maxConcurrency,
+        int batchSize,
+        AckMode ackMode,
+        int maxAttempts,
+        long retryBackoffMs,
+        long retryBackoffMaxMs,
+        String deadLetterStream,
+        long handlerTimeoutMs,
+        ReleaseMode releaseMode,
+        long wakeUpBlockMs,
+        int takeoverPageSize) {
+
+    /** What happens to the batch in flight when a shard is released. */
+    public enum ReleaseMode {
+        /** Finish it (retries and dead-lettering included), acknowledge, then report the shard released. */
+        FINISH,
+        /** Drop it unacknowledged (the next owner takes it over); report the shard released at once. */
+        ABANDON
+    }
+
+    /** Validates the ranges. */
+    public ConsumerSettings {
+        Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(ackMode, "ackMode");
+        Objects.requireNonNull(deadLetterStream, "deadLetterStream");
+        Objects.requireNonNull(releaseMode, "releaseMode");
+        requirePositive("max.concurrency", maxConcurrency);
+        requirePositive("batch.size", batchSize);
+        requirePositive("max.attempts", maxAttempts);
+        requirePositive("handler.timeout.ms", handlerTimeoutMs);
+        requirePositive("wake-up block", wakeUpBlockMs);
+        requirePositive("takeover page", takeoverPageSize);
+        if (retryBackoffMs < 0 || retryBackoffMaxMs < retryBackoffMs) {
+            throw new IllegalArgumentException("need 0 <= retry.backoff.ms <= retry.backoff.max.ms, got "
+                    + retryBackoffMs + " and " + retryBackoffMaxMs);
+        }
+    }
+
+    /** Defaults for tests and tools: 4 workers, batches of 100, 3 attempts, 100 ms..10 s backoff, 30 s timeout. */
+    public static ConsumerSettings defaults(String group, String deadLetterStream) {
+        return new ConsumerSettings(group, 4, 100, AckMode.ACK, 3, 100, 10_000, deadLetterStream, 30_000,
+                ReleaseMode.FINISH, 1_000, 1_000);
+    }
+
+    /** A copy with other local worker capacity and batch size. */
+    public ConsumerSettings withConcurrency(int newMaxConcurrency, int newBatchSize) {
+        return new ConsumerSettings(group, newMaxConcurrency, newBatchSize, ackMode, maxAttempts, retryBackoffMs,
+                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize);
+    }
+
+    /** A copy with other retry settings. */
+    public ConsumerSettings withRetries(int newMaxAttempts, long newBackoffMs, long newBackoffMaxMs, long newTimeoutMs) {
+        return new ConsumerSettings(group, maxConcurrency, batchSize, ackMode, newMaxAttempts, newBackoffMs,
+                newBackoffMaxMs, deadLetterStream, newTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize);
+    }
+
+    /** A copy with another ack mode and release mode. */
+    public ConsumerSettings withModes(AckMode newAckMode, ReleaseMode newReleaseMode) {
+        return new ConsumerSettings(group, maxConcurrency, batchSize, newAckMode, maxAttempts, retryBackoffMs,
+                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, newReleaseMode, wakeUpBlockMs, takeoverPageSize);
+    }
+
+    /** The retry delay before attempt {@code attempt + 1}: {@code retryBackoffMs * 2^(attempt-1)}, capped. */
+    public long backoffMs(int attempt) {
+        int shift = Math.min(Math.max(attempt - 1, 0), 30);
+        long delay = retryBackoffMs << shift;
+        return delay < 0 || delay > retryBackoffMaxMs ? retryBackoffMaxMs : delay;
+    }
+
+    private static void requirePositive(String name, long value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(name + " must be > 0, got " + value);
+        }
+    }
+}

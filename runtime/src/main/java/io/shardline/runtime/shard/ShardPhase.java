@@ -1,0 +1,41 @@
+package io.shardline.runtime.shard;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The life of one owned shard in a member. Edges:
+ * {@code TAKING_OVER -> REPLAYING -> READING}; any active phase {@code -> RELEASING -> RELEASED};
+ * any phase but {@code RELEASED} {@code -> FENCED}.
+ */
+public enum ShardPhase {
+    /** Moving the previous owners' pending entries into this member's PEL (fenced XAUTOCLAIM pages). */
+    TAKING_OVER,
+    /** Handling this member's PEL in id order before any new entry. */
+    REPLAYING,
+    /** Reading new entries ({@code >}). */
+    READING,
+    /** No more reads; the batch in flight is finished or abandoned, then the shard is released. */
+    RELEASING,
+    /** Released: the member may report it REVOKED. Terminal. */
+    RELEASED,
+    /** Lost: another owner or epoch holds the shard in Redis, or the member fenced itself. Terminal. */
+    FENCED;
+
+    /** The phases this one may be entered from. */
+    Set<ShardPhase> previousValidPhases() {
+        return switch (this) {
+            case TAKING_OVER -> EnumSet.noneOf(ShardPhase.class);
+            case REPLAYING -> EnumSet.of(TAKING_OVER);
+            case READING -> EnumSet.of(REPLAYING);
+            case RELEASING -> EnumSet.of(TAKING_OVER, REPLAYING, READING);
+            case RELEASED -> EnumSet.of(RELEASING);
+            case FENCED -> EnumSet.of(TAKING_OVER, REPLAYING, READING, RELEASING);
+        };
+    }
+
+    /** True while the shard may still read or handle records. */
+    boolean active() {
+        return this == TAKING_OVER || this == REPLAYING || this == READING || this == RELEASING;
+    }
+}

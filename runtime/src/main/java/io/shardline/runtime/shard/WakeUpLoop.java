@@ -1,0 +1,187 @@
+package io.shardline.runtime.shard;
+
+import io.shardline.api.handler.ShardId;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The member's one blocking connection: a read-only {@code XREAD COUNT 1 BLOCK t STREAMS <idle shards>
+ * <top ids>} that says when an idle shard got new entries (fenced reads cannot block inside a script on
+ * Redis 7.0). Waking has no side effect in Redis, so a stale member waking up is harmless. When a shard
+ * goes idle while the read blocks, the read is interrupted with {@code CLIENT UNBLOCK} and issued again
+ * with the new set. On a connection failure every idle shard is woken (its fenced read then backs off
+ * on errors by itself) and the connection is opened again.
+ *
+ * <p>Used on the member's context only. Standalone Redis: a multi-key XREAD needs all keys in one slot
+ * on a Redis Cluster.
+ */
+final class WakeUpLoop {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WakeUpLoop.class);
+
+    private final ShardRedis redis;
+    private final Context context;
+    private final long blockMs;
+    private final Consumer<ShardId> onWake;
+    private final Map<ShardId, String> idle = new LinkedHashMap<>();
+    private RedisConnection connection;
+    private long clientId = -1;
+    private boolean connecting;
+    private boolean reading;
+    private boolean unblockSent;
+    private boolean closed;
+    private int failures;
+
+    WakeUpLoop(ShardRedis redis, Context context, long blockMs, Consumer<ShardId> onWake) {
+        this.redis = redis;
+        this.context = context;
+        this.blockMs = blockMs;
+        this.onWake = onWake;
+    }
+
+    /** Waits for entries after {@code id} on {@code shard}. */
+    void add(ShardId shard, String id) {
+        idle.put(shard, id);
+        if (reading) {
+            interrupt();
+        } else {
+            kick();
+        }
+    }
+
+    /** Stops waiting for {@code shard} (a wake-up already on its way is ignored). */
+    void remove(ShardId shard) {
+        idle.remove(shard);
+    }
+
+    /** The number of shards waiting. */
+    int idleCount() {
+        return idle.size();
+    }
+
+    /** Closes the connection; no more wake-ups. */
+    Future<Void> close() {
+        closed = true;
+        idle.clear();
+        RedisConnection c = connection;
+        connection = null;
+        return c == null ? Future.succeededFuture() : c.close().otherwise((Void) null);
+    }
+
+    private void kick() {
+        if (closed || reading || idle.isEmpty()) {
+            return;
+        }
+        if (connection == null) {
+            connect();
+            return;
+        }
+        List<ShardId> shards = new ArrayList<>(idle.keySet());
+        Request req = Request.cmd(Command.XREAD).arg("COUNT").arg(1).arg("BLOCK").arg(blockMs).arg("STREAMS");
+        shards.forEach(s -> req.arg(s.key()));
+        shards.forEach(s -> req.arg(idle.get(s)));
+        reading = true;
+        unblockSent = false;
+        RedisConnection c = connection;
+        onContext(c.send(req).timeout(blockMs + redis.commandTimeoutMs(), TimeUnit.MILLISECONDS), ar -> {
+            reading = false;
+            if (ar.failed()) {
+                failed(c, ar.cause());
+                return;
+            }
+            failures = 0;
+            woken(ar.result());
+            kick();
+        });
+    }
+
+    private void woken(Response reply) {
+        if (reply == null) {
+            return; // timed out or unblocked
+        }
+        List<String> keys = new ArrayList<>();
+        if (reply.isMap()) {
+            keys.addAll(reply.getKeys());
+        } else {
+            for (Response stream : reply) {
+                keys.add(stream.get(0).toString());
+            }
+        }
+        for (String key : keys) {
+            ShardId shard = ShardId.fromKey(key);
+            if (idle.remove(shard) != null) {
+                onWake.accept(shard);
+            }
+        }
+    }
+
+    private void interrupt() {
+        if (unblockSent || clientId < 0) {
+            return;
+        }
+        unblockSent = true;
+        redis.send(Request.cmd(Command.CLIENT).arg("UNBLOCK").arg(clientId))
+                .onFailure(e -> LOG.debug("CLIENT UNBLOCK failed; the read ends by its BLOCK timeout", e));
+    }
+
+    private void connect() {
+        if (connecting || closed) {
+            return;
+        }
+        connecting = true;
+        onContext(redis.connectDedicated().compose(c -> c.send(Request.cmd(Command.CLIENT).arg("ID")).map(id -> {
+            clientId = id.toLong();
+            return c;
+        })), ar -> {
+            connecting = false;
+            if (ar.failed()) {
+                failed(null, ar.cause());
+                return;
+            }
+            connection = ar.result();
+            connection.exceptionHandler(e -> LOG.debug("wake-up connection failed", e));
+            if (closed) {
+                connection.close();
+                connection = null;
+                return;
+            }
+            kick();
+        });
+    }
+
+    private void failed(RedisConnection c, Throwable cause) {
+        failures++;
+        if (c != null) {
+            c.close();
+        }
+        connection = null;
+        clientId = -1;
+        if (closed) {
+            return;
+        }
+        LOG.warn("Wake-up read failed ({} in a row): {}; waking {} idle shards and reconnecting", failures, cause.toString(), idle.size());
+        List<ShardId> all = new ArrayList<>(idle.keySet());
+        idle.clear();
+        all.forEach(onWake);
+        long delay = Math.min(5_000, 50L << Math.min(failures, 7));
+        context.owner().setTimer(delay, t -> context.runOnContext(v -> kick()));
+    }
+
+    private <T> void onContext(Future<T> future, Handler<AsyncResult<T>> handler) {
+        future.onComplete(ar -> context.runOnContext(v -> handler.handle(ar)));
+    }
+}
