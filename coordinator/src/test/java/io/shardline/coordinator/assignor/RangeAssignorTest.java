@@ -10,7 +10,9 @@ import io.shardline.api.assignor.StreamDescription;
 import io.shardline.coordinator.assignor.testing.AssignmentProblem;
 import io.shardline.coordinator.assignor.testing.Assignments;
 import io.shardline.coordinator.assignor.testing.KafkaOracle;
+import io.shardline.api.assignor.ShardSet;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -109,6 +111,22 @@ class RangeAssignorTest {
         assertAssigns(p, Assignments.builder()
                 .member("A", "t0", 1, 3)
                 .member("B", "t0", 0, 2)
+                .build());
+    }
+
+    @Test
+    void specExampleWithRacksIsRackAwareForOrdersOnly() {
+        // spec/assignment-problem.md's input: worker-a-m0 on az1 takes the az1 shards 0 and 2 of orders first.
+        ShardDescriber streams = ShardDescriber.of(
+                Assignments.streamWithRacks("orders", "az1", "az2", "az1,az2", "", "az3", "az3"),
+                StreamDescription.of("payments", 3));
+        AssignmentProblem p = problem(streams,
+                member("worker-a-m0", "orders", "payments").withRack("az1")
+                        .withOwned(Map.of("orders", ShardSet.of(0, 1)), 4),
+                member("worker-b-m0", "orders"));
+        assertAssigns(p, Assignments.builder()
+                .member("worker-a-m0", "orders", 0, 2, 5).member("worker-a-m0", "payments", 0, 1, 2)
+                .member("worker-b-m0", "orders", 1, 3, 4)
                 .build());
     }
 
