@@ -1,0 +1,234 @@
+package io.shardline.coordinator;
+
+import io.shardline.api.assignor.Assignor;
+import io.shardline.api.handler.ShardId;
+import io.shardline.coordinator.assignment.AssignorException;
+import io.shardline.coordinator.assignment.CurrentAssignmentBuilder;
+import io.shardline.coordinator.assignment.EpochValidator;
+import io.shardline.coordinator.assignment.Reconciliation;
+import io.shardline.coordinator.assignment.TargetAssignmentBuilder;
+import io.shardline.coordinator.assignment.TargetResult;
+import io.shardline.coordinator.group.Group;
+import io.shardline.coordinator.group.Member;
+import io.shardline.coordinator.group.MemberState;
+import io.shardline.coordinator.group.RebalanceProtocol;
+import io.shardline.coordinator.protocol.ErrorCode;
+import io.shardline.coordinator.protocol.HeartbeatRequest;
+import io.shardline.coordinator.protocol.HeartbeatResponse;
+import io.shardline.coordinator.record.ChangeReason;
+import io.shardline.coordinator.record.CoordinatorRecord;
+import io.shardline.coordinator.record.Records;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The decisions of one coordinator call on one group: every change is emitted as a record and replayed at once
+ * (so later steps of the same call see it), and audited. Group epochs move only in {@link #bumpGroupEpoch}.
+ */
+final class GroupChanges {
+
+    private final Group group;
+    private final long nowMs;
+    private final Consumer<CoordinatorRecord> replayer;
+    private final Function<String, Assignor> assignors;
+    private final CoordinatorMetrics metrics;
+    private final List<CoordinatorRecord> records = new ArrayList<>();
+    private final List<AuditEvent> events = new ArrayList<>();
+
+    GroupChanges(Group group, long nowMs, Consumer<CoordinatorRecord> replayer, Function<String, Assignor> assignors,
+            CoordinatorMetrics metrics) {
+        this.group = group;
+        this.nowMs = nowMs;
+        this.replayer = replayer;
+        this.assignors = assignors;
+        this.metrics = metrics;
+    }
+
+    Group group() {
+        return group;
+    }
+
+    long nowMs() {
+        return nowMs;
+    }
+
+    List<CoordinatorRecord> records() {
+        return records;
+    }
+
+    List<AuditEvent> events() {
+        return events;
+    }
+
+    <T> CoordinatorResult<T> result(T response) {
+        return new CoordinatorResult<>(records, response, events);
+    }
+
+    void emit(CoordinatorRecord record) {
+        records.add(record);
+        replayer.accept(record);
+    }
+
+    void audit(AuditType type, String memberId, ShardId shard, int epoch, String reason) {
+        events.add(new AuditEvent(nowMs, group.groupId(), type, memberId, Optional.ofNullable(shard),
+                group.groupEpoch(), group.assignmentEpoch(), epoch, reason));
+    }
+
+    /** Moves the group epoch past the group's and {@code floor}'s epochs; returns the new group epoch. */
+    int bumpGroupEpoch(ChangeReason reason, Member floor) {
+        int epoch = EpochValidator.nextLifecycleEpoch(group.groupEpoch(), floor);
+        emit(Records.newGroupEpochRecord(group.groupId(), epoch, reason));
+        audit(AuditType.GROUP_EPOCH_BUMPED, floor == null ? "" : floor.memberId(), null, -1, reason.name());
+        return epoch;
+    }
+
+    /** Releases every shard {@code member} holds. Only when the member has surely stopped them. */
+    void releaseAll(Member member, ChangeReason reason) {
+        for (ShardId s : member.held()) {
+            int ownerEpoch = group.owner(s).ownerEpoch();
+            emit(Records.newShardReleasedRecord(group.groupId(), s, member.memberId(), ownerEpoch, reason));
+            audit(AuditType.SHARD_RELEASED, member.memberId(), s, ownerEpoch, reason.name());
+            metrics.shardReleased(group.groupId(), s, reason);
+        }
+    }
+
+    /** Removes a member that left or expired: releases its shards, writes its tombstone, bumps the group epoch. */
+    void removeMember(Member member, ChangeReason reason, AuditType type) {
+        releaseAll(member, reason);
+        emit(Records.newMemberTombstone(group.groupId(), member, reason));
+        audit(type, member.memberId(), null, member.memberEpoch(), reason.name());
+        bumpGroupEpoch(reason, member);
+    }
+
+    /**
+     * Fences {@code member}: a new epoch it does not know (so its next request is fenced) and everything it held
+     * moves to revoking, released only when the member proves under a new epoch that it stopped, or expires.
+     */
+    void fence(Member member, String why) {
+        SortedSet<ShardId> held = member.held();
+        Member fenced = new Member.Builder(member)
+                .resetMemberEpoch(member.memberEpoch() + 1)
+                .setAssigned(Map.of())
+                .setRevoking(held)
+                .setState(held.isEmpty() ? MemberState.UNRELEASED_SHARDS : MemberState.UNREVOKED_SHARDS)
+                .build();
+        emit(Records.newMemberStateRecord(group.groupId(), fenced));
+        audit(AuditType.MEMBER_FENCED, member.memberId(), null, fenced.memberEpoch(), why);
+        metrics.memberFenced(group.groupId(), member.memberId());
+    }
+
+    /** Recomputes the target if the group epoch moved since it was computed, and starts the revocations. */
+    void maybeRecompute() {
+        if (group.targetGroupEpoch() >= group.groupEpoch()) {
+            return;
+        }
+        TargetResult target;
+        try {
+            Assignor assignor = assignors.apply(group.config().assignor());
+            if (assignor == null) {
+                throw new AssignorException("group '" + group.groupId() + "': no assignor named '"
+                        + group.config().assignor() + "'", null);
+            }
+            target = new TargetAssignmentBuilder(group.config(), assignor)
+                    .withMembers(group.members().values())
+                    .withTarget(group.targets())
+                    .withAssignmentEpoch(group.assignmentEpoch())
+                    .withGroupEpoch(group.groupEpoch())
+                    .build();
+        } catch (AssignorException e) {
+            emit(Records.newAssignmentEpochRecord(group.groupId(), group.assignmentEpoch(), group.groupEpoch()));
+            audit(AuditType.ASSIGNOR_FAILED, "", null, -1, e.getMessage());
+            return;
+        }
+        target.records().forEach(this::emit);
+        if (!target.changed()) {
+            return;
+        }
+        audit(AuditType.ASSIGNMENT_EPOCH_BUMPED, "", null, -1, "target changed for group epoch "
+                + group.groupEpoch());
+        metrics.rebalanced(group.groupId(), target.assignmentEpoch());
+        boolean eager = group.config().protocol() == RebalanceProtocol.EAGER;
+        for (Member m : new ArrayList<>(group.members().values())) {
+            if (eager && !m.assigned().isEmpty()) {
+                startRevocation(m, new TreeSet<>(m.assigned().keySet()));
+            } else if (!eager) {
+                TreeSet<ShardId> removed = new TreeSet<>(m.assigned().keySet());
+                removed.removeAll(group.target(m.memberId()));
+                if (!removed.isEmpty()) {
+                    startRevocation(m, removed);
+                }
+            }
+        }
+    }
+
+    /** Step 1 of revoke-before-assign: take {@code shards} out of the member's assigned set. */
+    private void startRevocation(Member m, SortedSet<ShardId> shards) {
+        TreeMap<ShardId, Integer> assigned = new TreeMap<>(m.assigned());
+        TreeSet<ShardId> revoking = new TreeSet<>(m.revoking());
+        for (ShardId s : shards) {
+            assigned.remove(s);
+            revoking.add(s);
+            audit(AuditType.SHARD_REVOKE_REQUESTED, m.memberId(), s, group.owner(s).ownerEpoch(),
+                    "target epoch " + group.assignmentEpoch());
+        }
+        emit(Records.newMemberStateRecord(group.groupId(), new Member.Builder(m)
+                .setAssigned(assigned).setRevoking(revoking).setState(MemberState.UNREVOKED_SHARDS).build()));
+    }
+
+    /** One reconciliation step for {@code member}; {@code report} only when sent under its current epoch. */
+    Member reconcile(Member member, HeartbeatRequest report) {
+        boolean grantsAllowed = group.config().protocol() != RebalanceProtocol.EAGER
+                || !group.anyRevokingExcept(member.memberId());
+        CurrentAssignmentBuilder builder = new CurrentAssignmentBuilder(member)
+                .withTarget(group.target(member.memberId()))
+                .withOwners(group::owner)
+                .withGrantsAllowed(grantsAllowed);
+        if (report != null) {
+            builder.withOwnershipReport(report.owned(), report.revoking());
+        }
+        Reconciliation r = builder.build();
+        if (r.member() == member) {
+            return member;
+        }
+        String id = member.memberId();
+        r.released().forEach((s, epoch) -> {
+            emit(Records.newShardReleasedRecord(group.groupId(), s, id, epoch, ChangeReason.REVOKED));
+            audit(AuditType.SHARD_RELEASED, id, s, epoch, ChangeReason.REVOKED.name());
+            metrics.shardReleased(group.groupId(), s, ChangeReason.REVOKED);
+        });
+        r.newlyRevoking().forEach(s -> audit(AuditType.SHARD_REVOKE_REQUESTED, id, s, group.owner(s).ownerEpoch(),
+                "not in target"));
+        emit(Records.newMemberStateRecord(group.groupId(), r.member()));
+        r.granted().forEach((s, epoch) -> {
+            emit(Records.newShardOwnerRecord(group.groupId(), s, id, epoch));
+            audit(AuditType.SHARD_GRANTED, id, s, epoch, ChangeReason.TARGET.name());
+            metrics.shardGranted(group.groupId(), s, epoch);
+        });
+        return group.member(id);
+    }
+
+    /** The success answer for {@code member} (cached until the member or the group changes). */
+    HeartbeatResponse answer(Member member) {
+        HeartbeatResponse cached = group.cachedAnswer(member.memberId());
+        if (cached != null) {
+            return cached;
+        }
+        HeartbeatResponse answer = new HeartbeatResponse(ErrorCode.NONE, "", member.memberId(),
+                member.memberEpoch(), group.assignmentEpoch(), member.assigned(), group.pending(member),
+                group.config().heartbeatIntervalMs(), group.config().sessionTimeoutMs());
+        group.cacheAnswer(member.memberId(), answer);
+        return answer;
+    }
+
+    /** Renews the member's lease: it may not be expired before now + session timeout. */
+    void renewLease(String memberId) {
+        group.extendLease(memberId, nowMs + group.config().sessionTimeoutMs());
+    }
+}

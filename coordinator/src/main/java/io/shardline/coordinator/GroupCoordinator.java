@@ -1,0 +1,200 @@
+package io.shardline.coordinator;
+
+import io.shardline.api.assignor.Assignor;
+import io.shardline.coordinator.group.Group;
+import io.shardline.coordinator.group.GroupConfig;
+import io.shardline.coordinator.group.GroupView;
+import io.shardline.coordinator.group.Member;
+import io.shardline.coordinator.group.MemberState;
+import io.shardline.coordinator.protocol.CoordinatorException;
+import io.shardline.coordinator.protocol.ErrorCode;
+import io.shardline.coordinator.protocol.GroupNotFoundException;
+import io.shardline.coordinator.protocol.HeartbeatRequest;
+import io.shardline.coordinator.protocol.HeartbeatResponse;
+import io.shardline.coordinator.protocol.LeaveRequest;
+import io.shardline.coordinator.protocol.LeaveResponse;
+import io.shardline.coordinator.record.ChangeReason;
+import io.shardline.coordinator.record.CoordinatorRecord;
+import io.shardline.coordinator.record.GroupConfigRecord;
+import io.shardline.coordinator.record.Records;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * The group coordinator: a pure, deterministic state machine over the groups it hosts. Time is an argument
+ * ({@code nowMs}, the host's monotonic clock); it does no I/O and starts no thread. Not thread-safe: the host
+ * calls it from one thread.
+ *
+ * <p>Every call returns a {@link CoordinatorResult}: the records it decided (already replayed here), the answer
+ * and audit events. The host persists the records with a compare-and-set under its leader epoch before it
+ * answers (see {@link CoordinatorResult}). {@link #replay} is the only mutator of persisted state; a new leader
+ * builds a fresh coordinator, replays the store, and calls {@link #activate} so that nobody is expired before
+ * one session timeout passed on the new leader's clock.
+ */
+public final class GroupCoordinator {
+
+    private final Function<String, Assignor> assignors;
+    private final CoordinatorMetrics metrics;
+    private final TreeMap<String, Group> groups = new TreeMap<>();
+
+    /**
+     * A coordinator without groups.
+     *
+     * @param assignors assignor by name (e.g. {@code AssignorRegistry::builtIn}); returns null for unknown names
+     * @param metrics the metrics port
+     */
+    public GroupCoordinator(Function<String, Assignor> assignors, CoordinatorMetrics metrics) {
+        this.assignors = Objects.requireNonNull(assignors, "assignors");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+    }
+
+    /** Applies one persisted record: the only mutator of persisted state. */
+    public void replay(CoordinatorRecord record) {
+        Group group = groups.get(record.groupId());
+        if (group == null) {
+            if (!(record instanceof GroupConfigRecord config)) {
+                throw new IllegalStateException("record " + record.getClass().getSimpleName()
+                        + " for group '" + record.groupId() + "' before the group's configuration record");
+            }
+            group = new Group(config.config());
+            groups.put(record.groupId(), group);
+        }
+        group.replay(record);
+    }
+
+    /**
+     * Starts serving after the store was replayed: every known member gets a lease until {@code nowMs} plus the
+     * session timeout, so a leader change expires nobody who is still heartbeating.
+     */
+    public void activate(long nowMs) {
+        for (Group g : groups.values()) {
+            for (String memberId : g.members().keySet()) {
+                g.extendLease(memberId, nowMs + g.config().sessionTimeoutMs());
+            }
+        }
+    }
+
+    /**
+     * Creates a group or changes its configuration. A change bumps the group epoch with {@code reason} (e.g.
+     * {@code SHARD_SET_CHANGED} for a shard-count migration, {@code RESHARD_ROLLBACK} for its rollback).
+     */
+    public CoordinatorResult<Void> configureGroup(long nowMs, GroupConfig config, ChangeReason reason) {
+        Objects.requireNonNull(config, "config");
+        Group existing = groups.get(config.groupId());
+        if (existing != null && existing.config().equals(config)) {
+            return new CoordinatorResult<>(List.of(), null);
+        }
+        if (existing == null) {
+            replay(Records.newGroupConfigRecord(config));
+        }
+        GroupChanges c = changes(groups.get(config.groupId()), nowMs);
+        if (existing == null) {
+            c.records().add(Records.newGroupConfigRecord(config));
+            c.bumpGroupEpoch(ChangeReason.GROUP_CREATED, null);
+        } else {
+            c.emit(Records.newGroupConfigRecord(config));
+            c.bumpGroupEpoch(Objects.requireNonNull(reason, "reason"), null);
+        }
+        c.maybeRecompute();
+        return c.result(null);
+    }
+
+    /** Handles one heartbeat (join, rejoin or steady state). */
+    public CoordinatorResult<HeartbeatResponse> heartbeat(long nowMs, HeartbeatRequest request) {
+        Group group = groups.get(request.groupId());
+        if (group == null) {
+            metrics.heartbeat(request.groupId(), ErrorCode.GROUP_NOT_FOUND);
+            return new CoordinatorResult<>(List.of(), HeartbeatResponse.error(ErrorCode.GROUP_NOT_FOUND,
+                    new GroupNotFoundException("group '" + request.groupId() + "' is not configured").getMessage(),
+                    request.memberId(), 1000, 0));
+        }
+        GroupChanges c = changes(group, nowMs);
+        HeartbeatResponse response;
+        try {
+            response = MemberLifecycle.heartbeat(c, request);
+        } catch (CoordinatorException e) {
+            response = HeartbeatResponse.error(e.errorCode(), e.getMessage(), request.memberId(),
+                    group.config().heartbeatIntervalMs(), group.config().sessionTimeoutMs());
+        }
+        metrics.heartbeat(request.groupId(), response.error());
+        return c.result(response);
+    }
+
+    /** Handles a graceful leave: the member has stopped every shard. */
+    public CoordinatorResult<LeaveResponse> leave(long nowMs, LeaveRequest request) {
+        Group group = groups.get(request.groupId());
+        if (group == null) {
+            return new CoordinatorResult<>(List.of(), new LeaveResponse(ErrorCode.GROUP_NOT_FOUND,
+                    "group '" + request.groupId() + "' is not configured"));
+        }
+        GroupChanges c = changes(group, nowMs);
+        try {
+            MemberLifecycle.leave(c, request);
+            return c.result(LeaveResponse.OK);
+        } catch (CoordinatorException e) {
+            return c.result(new LeaveResponse(e.errorCode(), e.getMessage()));
+        }
+    }
+
+    /**
+     * Expires members whose lease passed (their shards are released: each member stopped processing by its own
+     * earlier deadline) and static reservations that timed out, then recomputes targets. Call it at least every
+     * heartbeat interval.
+     */
+    public CoordinatorResult<Void> tick(long nowMs) {
+        List<CoordinatorRecord> records = new ArrayList<>();
+        List<AuditEvent> events = new ArrayList<>();
+        for (Group group : groups.values()) {
+            GroupChanges c = changes(group, nowMs);
+            for (Member m : new ArrayList<>(group.members().values())) {
+                Long deadline = group.leaseDeadline(m.memberId());
+                if (deadline == null) {
+                    c.renewLease(m.memberId());
+                } else if (nowMs >= deadline) {
+                    boolean reserved = m.state() == MemberState.LEFT_STATIC;
+                    c.removeMember(m, ChangeReason.MEMBER_EXPIRED, AuditType.MEMBER_EXPIRED);
+                    if (!reserved) {
+                        metrics.memberExpired(group.groupId(), m.memberId());
+                    }
+                }
+            }
+            c.maybeRecompute();
+            records.addAll(c.records());
+            events.addAll(c.events());
+        }
+        return new CoordinatorResult<>(records, null, events);
+    }
+
+    /** The records that rebuild every group's persisted state (for store compaction). */
+    public List<CoordinatorRecord> snapshot() {
+        List<CoordinatorRecord> out = new ArrayList<>();
+        groups.values().forEach(g -> out.addAll(g.snapshot()));
+        return out;
+    }
+
+    /** The read model of {@code groupId}. */
+    public Optional<GroupView> describe(String groupId) {
+        Group g = groups.get(groupId);
+        return g == null ? Optional.empty() : Optional.of(GroupView.of(g));
+    }
+
+    /** The group {@code groupId} for read-only inspection (tests, the host), or empty. */
+    public Optional<Group> group(String groupId) {
+        return Optional.ofNullable(groups.get(groupId));
+    }
+
+    /** The ids of the hosted groups. */
+    public SortedSet<String> groupIds() {
+        return new TreeSet<>(groups.keySet());
+    }
+
+    private GroupChanges changes(Group group, long nowMs) {
+        return new GroupChanges(group, nowMs, this::replay, assignors, metrics);
+    }
+}

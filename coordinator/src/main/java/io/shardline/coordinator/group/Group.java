@@ -1,0 +1,265 @@
+package io.shardline.coordinator.group;
+
+import io.shardline.api.handler.ShardId;
+import io.shardline.coordinator.protocol.HeartbeatResponse;
+import io.shardline.coordinator.record.AssignmentEpochRecord;
+import io.shardline.coordinator.record.ChangeReason;
+import io.shardline.coordinator.record.CoordinatorRecord;
+import io.shardline.coordinator.record.GroupConfigRecord;
+import io.shardline.coordinator.record.GroupEpochRecord;
+import io.shardline.coordinator.record.MemberMetadataRecord;
+import io.shardline.coordinator.record.MemberRemovedRecord;
+import io.shardline.coordinator.record.MemberStateRecord;
+import io.shardline.coordinator.record.Records;
+import io.shardline.coordinator.record.ShardOwnerRecord;
+import io.shardline.coordinator.record.ShardReleasedRecord;
+import io.shardline.coordinator.record.TargetAssignmentRecord;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The state of one group on the coordinator: configuration, epochs, members, target assignment and the shard
+ * owner table. Persisted state changes only through {@link #replay(CoordinatorRecord)}; leases and the answer
+ * cache are soft state (timers), rebuilt after a leader change. Not thread-safe: the host calls it from one
+ * thread (one Vert.x context).
+ */
+public final class Group {
+
+    private GroupConfig config;
+    private int groupEpoch;
+    private int assignmentEpoch;
+    private int targetGroupEpoch;
+    private final TreeMap<String, Member> members = new TreeMap<>();
+    private final HashMap<String, SortedSet<ShardId>> target = new HashMap<>();
+    private final HashMap<ShardId, ShardOwner> owners = new HashMap<>();
+    private final HashMap<String, String> instanceIndex = new HashMap<>();
+    private final HashMap<String, Long> leaseDeadlines = new HashMap<>();
+    private final HashMap<String, Integer> reportedAssignmentEpochs = new HashMap<>();
+    private final HashMap<String, HeartbeatResponse> answerCache = new HashMap<>();
+
+    /** A group created by its configuration record. */
+    public Group(GroupConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+    }
+
+    /** Applies one record of this group: the only mutator of persisted state. */
+    public void replay(CoordinatorRecord record) {
+        if (!record.groupId().equals(config.groupId())) {
+            throw new IllegalArgumentException("record of group '" + record.groupId() + "' replayed on group '"
+                    + config.groupId() + "'");
+        }
+        if (record instanceof GroupConfigRecord r) {
+            config = r.config();
+            answerCache.clear();
+        } else if (record instanceof GroupEpochRecord r) {
+            throwIfBackwards("group epoch", groupEpoch, r.groupEpoch());
+            groupEpoch = r.groupEpoch();
+        } else if (record instanceof MemberMetadataRecord r) {
+            replayMetadata(r);
+        } else if (record instanceof MemberRemovedRecord r) {
+            replayRemoval(r);
+        } else if (record instanceof TargetAssignmentRecord r) {
+            if (r.shards().isEmpty()) {
+                target.remove(r.memberId());
+            } else {
+                target.put(r.memberId(), r.shards());
+            }
+            answerCache.remove(r.memberId());
+        } else if (record instanceof AssignmentEpochRecord r) {
+            throwIfBackwards("assignment epoch", assignmentEpoch, r.assignmentEpoch());
+            if (r.assignmentEpoch() != assignmentEpoch) {
+                answerCache.clear();
+            }
+            assignmentEpoch = r.assignmentEpoch();
+            targetGroupEpoch = r.groupEpoch();
+        } else if (record instanceof MemberStateRecord r) {
+            replayMemberState(r);
+        } else if (record instanceof ShardOwnerRecord r) {
+            throwIfBackwards("owner epoch of " + r.shard(), owner(r.shard()).ownerEpoch(), r.ownerEpoch());
+            owners.put(r.shard(), new ShardOwner(r.memberId(), r.ownerEpoch()));
+        } else if (record instanceof ShardReleasedRecord r) {
+            owners.put(r.shard(), new ShardOwner(null, Math.max(r.ownerEpoch(), owner(r.shard()).ownerEpoch())));
+        } else {
+            throw new IllegalArgumentException("unknown record type " + record.getClass().getName());
+        }
+    }
+
+    private void replayMetadata(MemberMetadataRecord r) {
+        Member existing = members.get(r.memberId());
+        Member.Builder b = existing == null ? new Member.Builder(r.memberId()) : new Member.Builder(existing);
+        existing = b.setInstanceId(r.instanceId()).setRack(r.rack()).setSubscriptions(r.subscriptions()).build();
+        members.put(r.memberId(), existing);
+        instanceIndex.values().remove(r.memberId());
+        r.instanceId().ifPresent(i -> instanceIndex.put(i, r.memberId()));
+        answerCache.remove(r.memberId());
+    }
+
+    private void replayRemoval(MemberRemovedRecord r) {
+        members.remove(r.memberId());
+        target.remove(r.memberId());
+        instanceIndex.values().remove(r.memberId());
+        leaseDeadlines.remove(r.memberId());
+        reportedAssignmentEpochs.remove(r.memberId());
+        answerCache.remove(r.memberId());
+    }
+
+    private void replayMemberState(MemberStateRecord r) {
+        Member existing = members.get(r.memberId());
+        if (existing == null) {
+            throw new IllegalStateException("group '" + config.groupId() + "': state record for unknown member '"
+                    + r.memberId() + "'");
+        }
+        members.put(r.memberId(), new Member.Builder(existing)
+                .setEpochs(r.memberEpoch(), r.previousMemberEpoch())
+                .setState(r.state())
+                .setAssigned(r.assigned())
+                .setRevoking(r.revoking())
+                .build());
+        answerCache.remove(r.memberId());
+    }
+
+    private void throwIfBackwards(String what, int current, int next) {
+        if (next < current) {
+            throw new IllegalStateException("group '" + config.groupId() + "': " + what + " would go backwards, "
+                    + current + " -> " + next);
+        }
+    }
+
+    /** The records that rebuild this group's persisted state, in replay order (for store compaction). */
+    public List<CoordinatorRecord> snapshot() {
+        String id = config.groupId();
+        List<CoordinatorRecord> out = new ArrayList<>();
+        out.add(Records.newGroupConfigRecord(config));
+        out.add(Records.newGroupEpochRecord(id, groupEpoch, ChangeReason.GROUP_CREATED));
+        out.add(Records.newAssignmentEpochRecord(id, assignmentEpoch, targetGroupEpoch));
+        for (Member m : members.values()) {
+            out.add(Records.newMemberMetadataRecord(id, m));
+            out.add(Records.newMemberStateRecord(id, m));
+            out.add(Records.newTargetAssignmentRecord(id, m.memberId(), target(m.memberId())));
+        }
+        for (Map.Entry<ShardId, ShardOwner> e : new TreeMap<>(owners).entrySet()) {
+            ShardOwner o = e.getValue();
+            out.add(o.isFree()
+                    ? Records.newShardReleasedRecord(id, e.getKey(), "", o.ownerEpoch(), ChangeReason.REVOKED)
+                    : Records.newShardOwnerRecord(id, e.getKey(), o.memberId(), o.ownerEpoch()));
+        }
+        return out;
+    }
+
+    /** The group id. */
+    public String groupId() {
+        return config.groupId();
+    }
+
+    /** The configuration. */
+    public GroupConfig config() {
+        return config;
+    }
+
+    /** The group epoch. */
+    public int groupEpoch() {
+        return groupEpoch;
+    }
+
+    /** The assignment epoch. */
+    public int assignmentEpoch() {
+        return assignmentEpoch;
+    }
+
+    /** The group epoch the current target was computed for. */
+    public int targetGroupEpoch() {
+        return targetGroupEpoch;
+    }
+
+    /** The members by id (read-only view). */
+    public NavigableMap<String, Member> members() {
+        return Collections.unmodifiableNavigableMap(members);
+    }
+
+    /** The member with {@code memberId}, or null. */
+    public Member member(String memberId) {
+        return members.get(memberId);
+    }
+
+    /** The member id holding static {@code instanceId}, or null. */
+    public String memberIdByInstance(String instanceId) {
+        return instanceIndex.get(instanceId);
+    }
+
+    /** The target of {@code memberId}; empty when none. */
+    public SortedSet<ShardId> target(String memberId) {
+        SortedSet<ShardId> t = target.get(memberId);
+        return t == null ? Collections.emptySortedSet() : t;
+    }
+
+    /** The whole target, by member id (read-only view). */
+    public Map<String, SortedSet<ShardId>> targets() {
+        return Collections.unmodifiableMap(target);
+    }
+
+    /** The owner of {@code shard}; {@link ShardOwner#NEVER_OWNED} when it was never granted. */
+    public ShardOwner owner(ShardId shard) {
+        ShardOwner o = owners.get(shard);
+        return o == null ? ShardOwner.NEVER_OWNED : o;
+    }
+
+    /** The owner table, sorted by shard (a copy). */
+    public TreeMap<ShardId, ShardOwner> owners() {
+        return new TreeMap<>(owners);
+    }
+
+    /** True when a member other than {@code memberId} still has shards to revoke (the eager barrier). */
+    public boolean anyRevokingExcept(String memberId) {
+        for (Member m : members.values()) {
+            if (!m.revoking().isEmpty() && !m.memberId().equals(memberId)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The shards of {@code member}'s target it does not have yet, sorted. */
+    public SortedSet<ShardId> pending(Member member) {
+        TreeSet<ShardId> p = new TreeSet<>(target(member.memberId()));
+        p.removeAll(member.assigned().keySet());
+        return p;
+    }
+
+    /** The lease deadline of {@code memberId}, or null when none was set since this coordinator started. */
+    public Long leaseDeadline(String memberId) {
+        return leaseDeadlines.get(memberId);
+    }
+
+    /** Sets the lease deadline; leases only grow. */
+    public void extendLease(String memberId, long deadlineMs) {
+        leaseDeadlines.merge(memberId, deadlineMs, Math::max);
+    }
+
+    /** Remembers the assignment epoch the member last reported applied (read model only). */
+    public void reportedAssignmentEpoch(String memberId, int epoch) {
+        reportedAssignmentEpochs.put(memberId, epoch);
+    }
+
+    /** The assignment epoch the member last reported applied, or -1. */
+    public int reportedAssignmentEpoch(String memberId) {
+        return reportedAssignmentEpochs.getOrDefault(memberId, -1);
+    }
+
+    /** The cached success answer for {@code memberId}, or null (dropped on every change of the member). */
+    public HeartbeatResponse cachedAnswer(String memberId) {
+        return answerCache.get(memberId);
+    }
+
+    /** Caches the success answer for {@code memberId}. */
+    public void cacheAnswer(String memberId, HeartbeatResponse answer) {
+        answerCache.put(memberId, answer);
+    }
+}

@@ -1,0 +1,84 @@
+package io.shardline.coordinator.group;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * What the coordinator needs to know about a group besides its members. Immutable.
+ *
+ * @param groupId the group name (also the Redis consumer-group name on every shard)
+ * @param streams stream name to shard count: the managed shard set
+ * @param assignor the name of the group's assignor (e.g. {@code range})
+ * @param protocol cooperative (default) or eager
+ * @param sessionTimeoutMs a member not heard from for this long is expired
+ * @param heartbeatIntervalMs how often members heartbeat; less than the session timeout
+ */
+public record GroupConfig(
+        String groupId,
+        SortedMap<String, Integer> streams,
+        String assignor,
+        RebalanceProtocol protocol,
+        int sessionTimeoutMs,
+        int heartbeatIntervalMs) {
+
+    /** Validates and copies; errors name the field and the value. */
+    public GroupConfig {
+        Objects.requireNonNull(groupId, "groupId");
+        if (groupId.isBlank()) {
+            throw new IllegalArgumentException("group id must not be blank");
+        }
+        TreeMap<String, Integer> copy = new TreeMap<>();
+        streams.forEach((stream, count) -> {
+            if (stream.isBlank() || stream.indexOf('{') >= 0 || stream.indexOf('}') >= 0) {
+                throw new IllegalArgumentException("group '" + groupId + "': stream name '" + stream
+                        + "' must be non-blank and contain no braces");
+            }
+            if (count == null || count < 0) {
+                throw new IllegalArgumentException("group '" + groupId + "': shard count of stream '" + stream
+                        + "' must be >= 0, was " + count);
+            }
+            copy.put(stream, count);
+        });
+        streams = Collections.unmodifiableSortedMap(copy);
+        Objects.requireNonNull(assignor, "assignor");
+        if (assignor.isBlank()) {
+            throw new IllegalArgumentException("group '" + groupId + "': assignor name must not be blank");
+        }
+        protocol = Objects.requireNonNullElse(protocol, RebalanceProtocol.COOPERATIVE);
+        if (sessionTimeoutMs <= 0) {
+            throw new IllegalArgumentException("group '" + groupId + "': session timeout must be > 0 ms, was "
+                    + sessionTimeoutMs);
+        }
+        if (heartbeatIntervalMs <= 0 || heartbeatIntervalMs >= sessionTimeoutMs) {
+            throw new IllegalArgumentException("group '" + groupId + "': heartbeat interval must be > 0 and less than "
+                    + "the session timeout (" + sessionTimeoutMs + " ms), was " + heartbeatIntervalMs);
+        }
+    }
+
+    /** A cooperative group. */
+    public static GroupConfig of(String groupId, Map<String, Integer> streams, String assignor,
+            int sessionTimeoutMs, int heartbeatIntervalMs) {
+        return new GroupConfig(groupId, new TreeMap<>(streams), assignor, RebalanceProtocol.COOPERATIVE,
+                sessionTimeoutMs, heartbeatIntervalMs);
+    }
+
+    /** A copy with another shard set. */
+    public GroupConfig withStreams(Map<String, Integer> newStreams) {
+        return new GroupConfig(groupId, new TreeMap<>(newStreams), assignor, protocol, sessionTimeoutMs,
+                heartbeatIntervalMs);
+    }
+
+    /** A copy with another protocol. */
+    public GroupConfig withProtocol(RebalanceProtocol newProtocol) {
+        return new GroupConfig(groupId, streams, assignor, newProtocol, sessionTimeoutMs, heartbeatIntervalMs);
+    }
+
+    /** The shard count of {@code stream}, or -1 when the group does not manage it. */
+    public int shardCount(String stream) {
+        Integer count = streams.get(stream);
+        return count == null ? -1 : count;
+    }
+}

@@ -1,0 +1,314 @@
+package io.shardline.coordinator.member;
+
+import io.shardline.api.handler.ShardId;
+import io.shardline.coordinator.member.MemberAction.FenceAll;
+import io.shardline.coordinator.member.MemberAction.RevokeShard;
+import io.shardline.coordinator.member.MemberAction.StartShard;
+import io.shardline.coordinator.protocol.ErrorCode;
+import io.shardline.coordinator.protocol.HeartbeatRequest;
+import io.shardline.coordinator.protocol.HeartbeatResponse;
+import io.shardline.coordinator.protocol.LeaveRequest;
+import io.shardline.coordinator.protocol.RevokeReport;
+import io.shardline.coordinator.protocol.RevokeState;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The member side of the protocol: a pure reconciliation state machine. It builds heartbeats, applies answers
+ * and returns {@link MemberAction}s (start, revoke, fence all) for the runtime to execute; the runtime reports
+ * drained shards back. Time is an argument; at most one heartbeat is in flight, and an answer is applied only if
+ * it belongs to the request in flight (stale, duplicated or late answers are ignored).
+ *
+ * <p><b>Lease.</b> After an answer without error to a request SENT at {@code t}, the member may process until
+ * {@code t + sessionTimeout - margin} (margin capped at half the session timeout). The coordinator renewed the
+ * lease when it RECEIVED that request ({@code >= t}) and expires the member at {@code received + sessionTimeout}
+ * at the earliest, so the member stops strictly before anyone else may get its shards. The runtime must call
+ * {@link #tick(long)} at {@link #leaseDeadlineMs()}; every method calls it first anyway, and
+ * {@link #mayProcess(ShardId, long)} is false past the deadline.
+ *
+ * <p>Not thread-safe: the runtime calls it from one thread (the member's Vert.x context).
+ */
+public final class Membership {
+
+    private final MembershipConfig config;
+    private MembershipState state = MembershipState.UNJOINED;
+    private int memberEpoch;
+    private int assignmentEpoch;
+    private final TreeMap<ShardId, Integer> owned = new TreeMap<>();
+    private final TreeMap<ShardId, RevokeState> revoking = new TreeMap<>();
+    private final Set<ShardId> revokedUnsent = new HashSet<>();
+    private SortedSet<ShardId> pending = Collections.emptySortedSet();
+    private long nextRequestId = 1;
+    private long inFlightId = -1;
+    private long inFlightSentAtMs;
+    private Set<ShardId> inFlightRevoked = Set.of();
+    private long leaseDeadlineMs = Long.MIN_VALUE;
+    private int heartbeatIntervalMs;
+    private long nextHeartbeatAtMs = Long.MIN_VALUE;
+
+    /** A member that has not joined yet. */
+    public Membership(MembershipConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.heartbeatIntervalMs = config.initialHeartbeatIntervalMs();
+    }
+
+    /** True when the runtime should send a heartbeat now. */
+    public boolean heartbeatDue(long nowMs) {
+        if (inFlightId >= 0 || state == MembershipState.LEFT || leaveReady()) {
+            return false;
+        }
+        return nowMs >= nextHeartbeatAtMs || !revokedUnsent.isEmpty();
+    }
+
+    /** When the next heartbeat is due (earlier if a drained shard must be reported). */
+    public long nextHeartbeatAtMs() {
+        return nextHeartbeatAtMs;
+    }
+
+    /**
+     * Builds the next heartbeat and marks it in flight: a join (epoch 0, nothing owned) when not joined, else the
+     * current epoch with the shards owned and being revoked.
+     *
+     * @throws IllegalStateException when a heartbeat is already in flight or the member left
+     */
+    public SentHeartbeat heartbeat(long nowMs) {
+        tick(nowMs);
+        if (inFlightId >= 0 || state == MembershipState.LEFT) {
+            throw new IllegalStateException("member '" + config.memberId() + "': cannot send a heartbeat in state "
+                    + state + (inFlightId >= 0 ? " with request " + inFlightId + " in flight" : ""));
+        }
+        if (state == MembershipState.UNJOINED || state == MembershipState.FENCED) {
+            transitionTo(MembershipState.JOINING);
+        }
+        boolean join = state == MembershipState.JOINING;
+        List<RevokeReport> reports = new ArrayList<>();
+        revoking.forEach((s, st) -> reports.add(new RevokeReport(s, st)));
+        HeartbeatRequest request = new HeartbeatRequest(config.groupId(), config.memberId(), join ? 0 : memberEpoch,
+                config.instanceId(), config.rack(), config.subscriptions(),
+                join ? new TreeSet<>() : new TreeSet<>(owned.keySet()), join ? List.of() : reports,
+                join ? 0 : assignmentEpoch);
+        inFlightId = nextRequestId++;
+        inFlightSentAtMs = nowMs;
+        inFlightRevoked = new HashSet<>(revokedUnsent);
+        revokedUnsent.clear();
+        nextHeartbeatAtMs = nowMs + heartbeatIntervalMs;
+        return new SentHeartbeat(inFlightId, request);
+    }
+
+    /** Applies the answer to request {@code requestId}; ignored unless it is the request in flight. */
+    public List<MemberAction> onResponse(long nowMs, long requestId, HeartbeatResponse response) {
+        List<MemberAction> actions = new ArrayList<>(tick(nowMs));
+        if (requestId != inFlightId || state == MembershipState.LEFT) {
+            return actions;
+        }
+        long sentAt = inFlightSentAtMs;
+        boolean wasJoin = state == MembershipState.JOINING;
+        inFlightId = -1;
+        nextHeartbeatAtMs = nowMs + Math.max(1, response.heartbeatIntervalMs());
+        if (response.error() != ErrorCode.NONE) {
+            revokedUnsent.addAll(inFlightRevoked);
+            if (response.error().requiresRejoin()) {
+                actions.addAll(fenceAll("coordinator answered " + response.error() + ": " + response.errorMessage()));
+                nextHeartbeatAtMs = nowMs;
+            } else if (wasJoin) {
+                transitionTo(MembershipState.UNJOINED);
+            }
+            return actions;
+        }
+        heartbeatIntervalMs = Math.max(1, response.heartbeatIntervalMs());
+        int margin = Math.min(config.selfFenceMarginMs(), response.sessionTimeoutMs() / 2);
+        leaseDeadlineMs = Math.max(leaseDeadlineMs, sentAt + response.sessionTimeoutMs() - margin);
+        memberEpoch = response.memberEpoch();
+        assignmentEpoch = response.assignmentEpoch();
+        pending = response.pending();
+        for (ShardId s : inFlightRevoked) {
+            if (revoking.get(s) == RevokeState.REVOKED) {
+                revoking.remove(s);
+            }
+        }
+        if (state == MembershipState.LEAVING) {
+            return actions;
+        }
+        return reconcile(response.assigned(), actions);
+    }
+
+    private List<MemberAction> reconcile(SortedMap<ShardId, Integer> assigned, List<MemberAction> actions) {
+        for (Map.Entry<ShardId, Integer> e : new ArrayList<>(owned.entrySet())) {
+            Integer epoch = assigned.get(e.getKey());
+            if (epoch == null) {
+                owned.remove(e.getKey());
+                revoking.put(e.getKey(), RevokeState.DRAINING);
+                actions.add(new RevokeShard(e.getKey()));
+            } else if (!epoch.equals(e.getValue())) {
+                actions.addAll(fenceAll("owner epoch of " + e.getKey() + " changed from " + e.getValue() + " to "
+                        + epoch + " while owned"));
+                return actions;
+            }
+        }
+        for (Map.Entry<ShardId, Integer> e : assigned.entrySet()) {
+            if (!owned.containsKey(e.getKey())) {
+                if (revoking.containsKey(e.getKey())) {
+                    actions.addAll(fenceAll(e.getKey() + " granted again before its revocation was accepted"));
+                    return actions;
+                }
+                owned.put(e.getKey(), e.getValue());
+                actions.add(new StartShard(e.getKey(), e.getValue()));
+            }
+        }
+        transitionTo(revoking.isEmpty() && pending.isEmpty() ? MembershipState.STABLE : MembershipState.RECONCILING);
+        return actions;
+    }
+
+    /** The request {@code requestId} failed (timeout, transport error): the next heartbeat may be sent. */
+    public void onRequestFailed(long nowMs, long requestId) {
+        tick(nowMs);
+        if (requestId != inFlightId) {
+            return;
+        }
+        inFlightId = -1;
+        revokedUnsent.addAll(inFlightRevoked);
+        if (state == MembershipState.JOINING) {
+            transitionTo(MembershipState.UNJOINED);
+        }
+    }
+
+    /** The runtime finished draining {@code shard}: it will be reported {@code REVOKED}. */
+    public void onShardDrained(ShardId shard) {
+        if (revoking.get(shard) == RevokeState.DRAINING) {
+            revoking.put(shard, RevokeState.REVOKED);
+            revokedUnsent.add(shard);
+        }
+    }
+
+    /** Self-fences when the lease passed: returns {@link FenceAll} once, else nothing. */
+    public List<MemberAction> tick(long nowMs) {
+        if (state.mayHoldShards() && nowMs >= leaseDeadlineMs) {
+            return fenceAll("no answer since the lease deadline " + leaseDeadlineMs + " (now " + nowMs + ")");
+        }
+        return List.of();
+    }
+
+    /** Starts a graceful leave: every owned shard is revoked; the leave is sent once all are drained. */
+    public List<MemberAction> leave(long nowMs) {
+        List<MemberAction> actions = new ArrayList<>(tick(nowMs));
+        if (state == MembershipState.LEFT || state == MembershipState.LEAVING) {
+            return actions;
+        }
+        for (ShardId s : new ArrayList<>(owned.keySet())) {
+            owned.remove(s);
+            revoking.put(s, RevokeState.DRAINING);
+            actions.add(new RevokeShard(s));
+        }
+        transitionTo(MembershipState.LEAVING);
+        return actions;
+    }
+
+    /**
+     * The leave to send once every shard is drained (the member is then {@code LEFT}); empty before that. A
+     * member that never joined leaves without a request.
+     */
+    public Optional<LeaveRequest> leaveRequest(long nowMs) {
+        tick(nowMs);
+        if (!leaveReady()) {
+            return Optional.empty();
+        }
+        boolean joined = memberEpoch > 0;
+        int epoch = memberEpoch;
+        owned.clear();
+        revoking.clear();
+        inFlightId = -1;
+        transitionTo(MembershipState.LEFT);
+        return joined ? Optional.of(new LeaveRequest(config.groupId(), config.memberId(), epoch)) : Optional.empty();
+    }
+
+    private boolean leaveReady() {
+        if (state != MembershipState.LEAVING) {
+            return false;
+        }
+        for (RevokeState s : revoking.values()) {
+            if (s != RevokeState.REVOKED) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** True when the member may read, process and acknowledge {@code shard} now. */
+    public boolean mayProcess(ShardId shard, long nowMs) {
+        return state.mayHoldShards() && nowMs < leaseDeadlineMs
+                && (owned.containsKey(shard) || revoking.get(shard) == RevokeState.DRAINING);
+    }
+
+    private List<MemberAction> fenceAll(String reason) {
+        TreeSet<ShardId> dropped = new TreeSet<>(owned.keySet());
+        dropped.addAll(revoking.keySet());
+        owned.clear();
+        revoking.clear();
+        revokedUnsent.clear();
+        pending = Collections.emptySortedSet();
+        memberEpoch = 0;
+        assignmentEpoch = 0;
+        inFlightId = -1;
+        leaseDeadlineMs = Long.MIN_VALUE;
+        transitionTo(state == MembershipState.LEAVING ? MembershipState.LEFT : MembershipState.FENCED);
+        return List.of(new FenceAll(dropped, reason));
+    }
+
+    private void transitionTo(MembershipState next) {
+        if (!next.previousValidStates().contains(state)) {
+            throw new IllegalStateException("member '" + config.memberId() + "' (epoch " + memberEpoch
+                    + "): invalid transition " + state + " -> " + next);
+        }
+        state = next;
+    }
+
+    /** The state. */
+    public MembershipState state() {
+        return state;
+    }
+
+    /** The member epoch (0 when not joined). */
+    public int memberEpoch() {
+        return memberEpoch;
+    }
+
+    /** The assignment epoch of the last applied answer. */
+    public int assignmentEpoch() {
+        return assignmentEpoch;
+    }
+
+    /** The shards owned now, with their owner epochs. */
+    public SortedMap<ShardId, Integer> owned() {
+        return Collections.unmodifiableSortedMap(new TreeMap<>(owned));
+    }
+
+    /** The shards being revoked, with their state. */
+    public SortedMap<ShardId, RevokeState> revoking() {
+        return Collections.unmodifiableSortedMap(new TreeMap<>(revoking));
+    }
+
+    /** The pending shards of the last answer. */
+    public SortedSet<ShardId> pending() {
+        return pending;
+    }
+
+    /** The self-fencing deadline: the member processes nothing from then on ({@code Long.MIN_VALUE} if none). */
+    public long leaseDeadlineMs() {
+        return leaseDeadlineMs;
+    }
+
+    /** The member's configuration. */
+    public MembershipConfig config() {
+        return config;
+    }
+}

@@ -1,0 +1,185 @@
+package io.shardline.coordinator.member;
+
+import static io.shardline.coordinator.testing.CoordinatorTestContext.shards;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardline.api.handler.ShardId;
+import io.shardline.coordinator.member.MemberAction.FenceAll;
+import io.shardline.coordinator.member.MemberAction.RevokeShard;
+import io.shardline.coordinator.member.MemberAction.StartShard;
+import io.shardline.coordinator.protocol.ErrorCode;
+import io.shardline.coordinator.protocol.HeartbeatRequest;
+import io.shardline.coordinator.protocol.HeartbeatResponse;
+import io.shardline.coordinator.protocol.LeaveRequest;
+import io.shardline.coordinator.protocol.RevokeReport;
+import io.shardline.coordinator.protocol.RevokeState;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/** One test per edge of the member-side state machine. */
+class MembershipTest {
+
+    private static final ShardId S0 = shards(0).get(0);
+    private static final ShardId S1 = shards(1).get(0);
+
+    private final Membership member = new Membership(new MembershipConfig("g", "A", Optional.empty(),
+            Optional.empty(), new TreeSet<>(List.of("orders")), 500, 1000));
+
+    private static HeartbeatResponse ok(int epoch, Map<ShardId, Integer> assigned, ShardId... pending) {
+        return new HeartbeatResponse(ErrorCode.NONE, "", "A", epoch, 1, new TreeMap<>(assigned),
+                new TreeSet<>(List.of(pending)), 500, 3000);
+    }
+
+    private static HeartbeatResponse error(ErrorCode code) {
+        return HeartbeatResponse.error(code, "test", "A", 500, 3000);
+    }
+
+    private List<MemberAction> joinWith(long now, Map<ShardId, Integer> assigned) {
+        SentHeartbeat join = member.heartbeat(now);
+        return member.onResponse(now + 10, join.requestId(), ok(5, assigned));
+    }
+
+    @Test
+    void testUnjoinedToJoiningSendsEpochZeroAndNothingOwned() {
+        SentHeartbeat join = member.heartbeat(0);
+        assertEquals(new HeartbeatRequest("g", "A", 0, Optional.empty(), Optional.empty(),
+                new TreeSet<>(List.of("orders")), new TreeSet<>(), List.of(), 0), join.request());
+        assertEquals(MembershipState.JOINING, member.state());
+    }
+
+    @Test
+    void testJoiningToStableStartsGrantedShardsAndSetsLeaseFromSendTime() {
+        List<MemberAction> actions = joinWith(100, Map.of(S0, 1));
+        assertEquals(List.of(new StartShard(S0, 1)), actions);
+        assertEquals(MembershipState.STABLE, member.state());
+        assertEquals(100 + 3000 - 1000, member.leaseDeadlineMs());
+        assertTrue(member.mayProcess(S0, 2099));
+        assertFalse(member.mayProcess(S0, 2100));
+    }
+
+    @Test
+    void testJoiningToReconcilingWhenPending() {
+        SentHeartbeat join = member.heartbeat(0);
+        member.onResponse(1, join.requestId(), ok(5, Map.of(), S1));
+        assertEquals(MembershipState.RECONCILING, member.state());
+    }
+
+    @Test
+    void testJoiningToUnjoinedOnRetriableError() {
+        SentHeartbeat join = member.heartbeat(0);
+        assertEquals(List.of(), member.onResponse(1, join.requestId(), error(ErrorCode.NOT_COORDINATOR)));
+        assertEquals(MembershipState.UNJOINED, member.state());
+        assertEquals(Long.MIN_VALUE, member.leaseDeadlineMs());
+    }
+
+    @Test
+    void testStableToReconcilingRevokesMissingShardThenReportsRevoked() {
+        joinWith(0, Map.of(S0, 1, S1, 1));
+        SentHeartbeat hb = member.heartbeat(500);
+        assertEquals(List.of(new RevokeShard(S1)), member.onResponse(510, hb.requestId(), ok(5, Map.of(S0, 1))));
+        assertEquals(MembershipState.RECONCILING, member.state());
+        assertTrue(member.mayProcess(S1, 510), "a draining shard still finishes its batch");
+        member.onShardDrained(S1);
+        assertFalse(member.mayProcess(S1, 511));
+        assertTrue(member.heartbeatDue(511), "a drained shard is reported at once");
+        SentHeartbeat report = member.heartbeat(511);
+        assertEquals(List.of(new RevokeReport(S1, RevokeState.REVOKED)), report.request().revoking());
+        member.onResponse(520, report.requestId(), ok(5, Map.of(S0, 1)));
+        assertEquals(MembershipState.STABLE, member.state());
+        assertEquals(Map.of(), member.revoking());
+    }
+
+    @Test
+    void testStableToFencedAtLeaseDeadline() {
+        joinWith(0, Map.of(S0, 1));
+        assertEquals(List.of(), member.tick(1999));
+        assertEquals(List.of(new FenceAll(new TreeSet<>(List.of(S0)), "no answer since the lease deadline 2000 "
+                + "(now 2000)")), member.tick(2000));
+        assertEquals(MembershipState.FENCED, member.state());
+        assertEquals(0, member.heartbeat(2001).request().memberEpoch());
+    }
+
+    @Test
+    void testLateAnswerAfterSelfFenceIsIgnored() {
+        joinWith(0, Map.of(S0, 1));
+        SentHeartbeat hb = member.heartbeat(500);
+        List<MemberAction> actions = member.onResponse(2500, hb.requestId(), ok(5, Map.of(S0, 1)));
+        assertTrue(actions.get(0) instanceof FenceAll);
+        assertEquals(1, actions.size());
+        assertEquals(MembershipState.FENCED, member.state());
+    }
+
+    @Test
+    void testUnknownMemberIdDropsEverythingAndRejoinsWithSameId() {
+        joinWith(0, Map.of(S0, 1));
+        SentHeartbeat hb = member.heartbeat(500);
+        List<MemberAction> actions = member.onResponse(510, hb.requestId(), error(ErrorCode.UNKNOWN_MEMBER_ID));
+        assertTrue(actions.get(0) instanceof FenceAll f && f.shards().contains(S0));
+        assertEquals(Map.of(), member.owned());
+        HeartbeatRequest rejoin = member.heartbeat(510).request();
+        assertEquals("A", rejoin.memberId());
+        assertEquals(0, rejoin.memberEpoch());
+    }
+
+    @Test
+    void testFencedMemberEpochDropsEverything() {
+        joinWith(0, Map.of(S0, 1));
+        SentHeartbeat hb = member.heartbeat(500);
+        member.onResponse(510, hb.requestId(), error(ErrorCode.FENCED_MEMBER_EPOCH));
+        assertEquals(MembershipState.FENCED, member.state());
+        assertFalse(member.mayProcess(S0, 511));
+    }
+
+    @Test
+    void testRetriableErrorKeepsOwnershipButNotTheLease() {
+        joinWith(0, Map.of(S0, 1));
+        SentHeartbeat hb = member.heartbeat(1500);
+        member.onResponse(1510, hb.requestId(), error(ErrorCode.NOT_COORDINATOR));
+        assertEquals(MembershipState.STABLE, member.state());
+        assertEquals(2000, member.leaseDeadlineMs());
+    }
+
+    @Test
+    void testStaleAnswerOfAnotherRequestIsIgnored() {
+        joinWith(0, Map.of(S0, 1));
+        SentHeartbeat hb = member.heartbeat(500);
+        assertEquals(List.of(), member.onResponse(510, hb.requestId() - 1, ok(5, Map.of())));
+        assertEquals(Map.of(S0, 1), member.owned());
+    }
+
+    @Test
+    void testFailedRequestAllowsNextHeartbeat() {
+        joinWith(0, Map.of(S0, 1));
+        SentHeartbeat hb = member.heartbeat(500);
+        assertThrows(IllegalStateException.class, () -> member.heartbeat(600));
+        member.onRequestFailed(700, hb.requestId());
+        assertTrue(member.heartbeatDue(1000));
+    }
+
+    @Test
+    void testStableToLeavingToLeft() {
+        joinWith(0, Map.of(S0, 1));
+        assertEquals(List.of(new RevokeShard(S0)), member.leave(100));
+        assertEquals(Optional.empty(), member.leaveRequest(101));
+        member.onShardDrained(S0);
+        assertEquals(Optional.of(new LeaveRequest("g", "A", 5)), member.leaveRequest(102));
+        assertEquals(MembershipState.LEFT, member.state());
+        assertThrows(IllegalStateException.class, () -> member.heartbeat(103));
+    }
+
+    @Test
+    void testOwnerEpochChangeWhileOwnedFences() {
+        joinWith(0, Map.of(S0, 1));
+        SentHeartbeat hb = member.heartbeat(500);
+        List<MemberAction> actions = member.onResponse(510, hb.requestId(), ok(6, Map.of(S0, 2)));
+        assertTrue(actions.get(0) instanceof FenceAll);
+        assertEquals(MembershipState.FENCED, member.state());
+    }
+}
