@@ -1,0 +1,184 @@
+package io.shardline.runtime.listener;
+
+import io.shardline.api.config.ConfigDef;
+import io.shardline.api.config.ConfigType;
+import io.shardline.api.config.ConfigValues;
+import io.shardline.api.config.Importance;
+import io.shardline.api.config.Validator;
+import io.shardline.coordinator.assignor.AssignorRegistry;
+import io.shardline.runtime.shard.AckMode;
+import io.shardline.runtime.shard.ConsumerSettings;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The settings of a listener file ({@code config/listeners/<name>.properties}): the definition that
+ * validates it (and generates its documentation) and typed getters. Keys under
+ * {@value #HANDLER_PREFIX} belong to the handler and are checked against its own definition
+ * ({@link io.shardline.api.handler.Handler#config()}). Immutable.
+ */
+public final class ListenerConfig {
+
+    public static final String HANDLER_PREFIX = "handler.config.";
+    public static final String HANDLER_CONFIG = "handler";
+    public static final String STREAMS_CONFIG = "streams";
+    public static final String GROUP_CONFIG = "group";
+    public static final String CONCURRENCY_CONFIG = "concurrency";
+    public static final String MAX_CONCURRENCY_CONFIG = "max.concurrency";
+    public static final String ASSIGNOR_CONFIG = "assignor";
+    public static final String BATCH_SIZE_CONFIG = "batch.size";
+    public static final String ACK_MODE_CONFIG = "ack.mode";
+    public static final String MAX_ATTEMPTS_CONFIG = "max.attempts";
+    public static final String RETRY_BACKOFF_CONFIG = "retry.backoff.ms";
+    public static final String RETRY_BACKOFF_MAX_CONFIG = "retry.backoff.max.ms";
+    public static final String DEAD_LETTER_STREAM_CONFIG = "dead.letter.stream";
+    public static final String HANDLER_TIMEOUT_CONFIG = "handler.timeout.ms";
+    public static final String START_FROM_CONFIG = "start.from";
+    public static final String RELEASE_INFLIGHT_CONFIG = "release.inflight";
+    public static final String WAKEUP_BLOCK_CONFIG = "wakeup.block.ms";
+
+    /** The definition every listener file is validated against. */
+    public static final ConfigDef DEFINITION = define();
+
+    private final String name;
+    private final ConfigValues values;
+
+    /** Typed access to {@code values}, parsed from the listener {@code name}'s file. */
+    public ListenerConfig(String name, ConfigValues values) {
+        this.name = name;
+        this.values = values;
+    }
+
+    private static ConfigDef define() {
+        ConfigDef def = new ConfigDef()
+                .defineRequired(HANDLER_CONFIG, ConfigType.STRING, Validator.nonEmpty(), Importance.HIGH,
+                        "The handler plugin: its alias (e.g. logging-sink) or fully qualified class name.", "Handler")
+                .defineRequired(STREAMS_CONFIG, ConfigType.LIST, Validator.custom(
+                                "a list of <stream>:<shard count>, e.g. orders:16,payments:4", ListenerConfig::checkStreams),
+                        Importance.HIGH, "The streams to consume and their shard counts.", "Handler")
+                .define(GROUP_CONFIG, ConfigType.STRING, null, Validator.any(), Importance.HIGH,
+                        "The consumer group (also the Redis consumer-group name on every shard). Default: the listener name.", "Group")
+                .define(CONCURRENCY_CONFIG, ConfigType.INT, 1, Validator.between(1, 256), Importance.HIGH,
+                        "Logical members this worker runs for the listener; each is assigned shards on its own.", "Group")
+                .define(MAX_CONCURRENCY_CONFIG, ConfigType.INT, 4, Validator.between(1, 1024), Importance.HIGH,
+                        "Local workers of one member: how many of its shards it serves at the same time.", "Group")
+                .define(ASSIGNOR_CONFIG, ConfigType.STRING, "range", Validator.custom(
+                                "a built-in assignor name " + AssignorRegistry.builtInNames() + " or a class name",
+                                ListenerConfig::checkAssignor),
+                        Importance.MEDIUM, "How the group's shards are spread over its members.", "Group")
+                .define(START_FROM_CONFIG, ConfigType.STRING, "latest", Validator.oneOf("earliest", "latest"), Importance.MEDIUM,
+                        "Where a new group starts on a shard: earliest (every entry) or latest (entries added from now).", "Group")
+                .define(BATCH_SIZE_CONFIG, ConfigType.INT, 100, Validator.between(1, 5_000), Importance.MEDIUM,
+                        "Entries read per fenced read and handed to the handler as one batch.", "Processing")
+                .define(ACK_MODE_CONFIG, ConfigType.STRING, "ack", Validator.oneOf("ack", "ack-delete"), Importance.MEDIUM,
+                        "ack: XACK only; ack-delete: acknowledge and delete the entry (XACKDEL on Redis 8.2+, an atomic script elsewhere).",
+                        "Processing")
+                .define(MAX_ATTEMPTS_CONFIG, ConfigType.INT, 3, Validator.between(1, 1_000), Importance.MEDIUM,
+                        "Handler attempts of a batch (and of each record once a failing batch is split) before dead-lettering.", "Retries")
+                .define(RETRY_BACKOFF_CONFIG, ConfigType.LONG, 100L, Validator.between(0, 3_600_000), Importance.LOW,
+                        "The first retry delay; doubled per attempt.", "Retries")
+                .define(RETRY_BACKOFF_MAX_CONFIG, ConfigType.LONG, 10_000L, Validator.between(0, 3_600_000), Importance.LOW,
+                        "The longest retry delay.", "Retries")
+                .define(DEAD_LETTER_STREAM_CONFIG, ConfigType.STRING, null, Validator.any(), Importance.MEDIUM,
+                        "The stream failed records are written to, with their error. Default: <listener>.dlq.", "Retries")
+                .define(HANDLER_TIMEOUT_CONFIG, ConfigType.LONG, 30_000L, Validator.between(1, 86_400_000), Importance.MEDIUM,
+                        "A handler call running longer counts as failed (its thread is interrupted).", "Retries")
+                .define(RELEASE_INFLIGHT_CONFIG, ConfigType.STRING, "finish", Validator.oneOf("finish", "abandon"), Importance.LOW,
+                        "When a shard moves away: finish the batch in flight first, or abandon it to the next owner.", "Processing")
+                .define(WAKEUP_BLOCK_CONFIG, ConfigType.LONG, 1_000L, Validator.between(10, 60_000), Importance.LOW,
+                        "BLOCK time of the member's wake-up XREAD on idle shards.", "Processing")
+                .definePrefix(HANDLER_PREFIX, "The handler's own settings, checked against the handler's definition.");
+        def.require(RETRY_BACKOFF_MAX_CONFIG, "must be >= retry.backoff.ms",
+                v -> v.getLong(RETRY_BACKOFF_MAX_CONFIG) >= v.getLong(RETRY_BACKOFF_CONFIG));
+        return def;
+    }
+
+    private static Optional<String> checkStreams(Object value) {
+        @SuppressWarnings("unchecked")
+        List<String> entries = (List<String>) value;
+        if (entries.isEmpty()) {
+            return Optional.of("at least one stream is needed, e.g. orders:16");
+        }
+        Set<String> seen = new HashSet<>();
+        for (String entry : entries) {
+            try {
+                StreamSpec spec = StreamSpec.parse(entry);
+                if (!seen.add(spec.name())) {
+                    return Optional.of("stream '" + spec.name() + "' is listed twice");
+                }
+            } catch (IllegalArgumentException e) {
+                return Optional.of(e.getMessage());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> checkAssignor(Object value) {
+        String name = value.toString();
+        if (AssignorRegistry.builtInNames().contains(name) || name.contains(".")) {
+            return Optional.empty();
+        }
+        return Optional.of("unknown assignor; built-in ones are " + AssignorRegistry.builtInNames()
+                + ", custom ones are named by class");
+    }
+
+    /** The listener name (its file name without {@code .properties}). */
+    public String name() {
+        return name;
+    }
+
+    /** The parsed values (with sources, for error messages). */
+    public ConfigValues values() {
+        return values;
+    }
+
+    /** The handler alias or class name. */
+    public String handler() {
+        return values.getString(HANDLER_CONFIG);
+    }
+
+    /** The streams and shard counts. */
+    public List<StreamSpec> streams() {
+        return values.getList(STREAMS_CONFIG).stream().map(StreamSpec::parse).toList();
+    }
+
+    /** The consumer group. */
+    public String group() {
+        String group = values.getString(GROUP_CONFIG);
+        return group == null || group.isBlank() ? name : group;
+    }
+
+    /** Logical members per worker. */
+    public int concurrency() {
+        return values.getInt(CONCURRENCY_CONFIG);
+    }
+
+    /** The assignor name or class. */
+    public String assignor() {
+        return values.getString(ASSIGNOR_CONFIG);
+    }
+
+    /** {@code 0} for earliest, {@code $} for latest: the start id of a new group. */
+    public String startId() {
+        return "earliest".equals(values.getString(START_FROM_CONFIG)) ? "0" : "$";
+    }
+
+    /** The dead-letter stream key. */
+    public String deadLetterStream() {
+        Object v = values.get(DEAD_LETTER_STREAM_CONFIG);
+        return v == null || v.toString().isBlank() ? name + ".dlq" : v.toString();
+    }
+
+    /** How one member of this listener consumes. */
+    public ConsumerSettings consumerSettings() {
+        return new ConsumerSettings(group(), values.getInt(MAX_CONCURRENCY_CONFIG), values.getInt(BATCH_SIZE_CONFIG),
+                AckMode.fromConfig(values.getString(ACK_MODE_CONFIG)), values.getInt(MAX_ATTEMPTS_CONFIG),
+                values.getLong(RETRY_BACKOFF_CONFIG), values.getLong(RETRY_BACKOFF_MAX_CONFIG), deadLetterStream(),
+                values.getLong(HANDLER_TIMEOUT_CONFIG),
+                ConsumerSettings.ReleaseMode.valueOf(values.getString(RELEASE_INFLIGHT_CONFIG).toUpperCase(Locale.ROOT)),
+                values.getLong(WAKEUP_BLOCK_CONFIG), 1_000);
+    }
+}

@@ -1,0 +1,100 @@
+package io.shardline.runtime.listener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.shardline.api.config.ConfigError;
+import io.shardline.api.config.Placeholders;
+import io.shardline.runtime.plugin.Plugins;
+import io.shardline.runtime.shard.AckMode;
+import io.shardline.runtime.shard.ConsumerSettings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ListenerLoaderTest {
+
+    @TempDir
+    Path dir;
+
+    private final Plugins plugins = Plugins.load(List.of(), getClass().getClassLoader());
+
+    @AfterEach
+    void close() {
+        plugins.close();
+    }
+
+    private ListenerLoader.Result load(String file, String content) throws IOException {
+        Files.writeString(dir.resolve(file), content);
+        return ListenerLoader.loadAll(dir, plugins, Placeholders.system());
+    }
+
+    @Test
+    void aValidListenerGetsDefaultsAndTypedSettings() throws IOException {
+        ListenerLoader.Result result = load("orders-audit.properties", """
+                handler = configured
+                streams = orders:16, payments:4
+                concurrency = 2
+                max.concurrency = 8
+                ack.mode = ack-delete
+                start.from = earliest
+                handler.config.prefix = p-
+                """);
+        assertThat(result.errors()).isEmpty();
+        ListenerDefinition def = result.listeners().get(0);
+        ListenerConfig config = def.config();
+        assertThat(config.name()).isEqualTo("orders-audit");
+        assertThat(config.group()).isEqualTo("orders-audit");
+        assertThat(config.streams()).containsExactly(new StreamSpec("orders", 16), new StreamSpec("payments", 4));
+        assertThat(config.startId()).isEqualTo("0");
+        assertThat(config.streams().stream().mapToInt(StreamSpec::shardCount).sum()).isEqualTo(20);
+        assertThat(def.handler().className()).isEqualTo(ConfiguredHandler.class.getName());
+        assertThat(def.handlerConfig().getString("prefix")).isEqualTo("p-");
+        assertThat(def.handlerConfig().getInt("limit")).isEqualTo(5);
+        ConsumerSettings settings = config.consumerSettings();
+        assertThat(settings.maxConcurrency()).isEqualTo(8);
+        assertThat(settings.ackMode()).isEqualTo(AckMode.ACK_DELETE);
+        assertThat(settings.deadLetterStream()).isEqualTo("orders-audit.dlq");
+        assertThat(settings.batchSize()).isEqualTo(100);
+    }
+
+    @Test
+    void everyErrorNamesFileLineKeyAndValue() throws IOException {
+        ListenerLoader.Result result = load("bad.properties", """
+                handler = configured
+                streams = orders:sixteen
+                concurrency = 0
+                ack.mode = ack-and-delete
+                retry.backoff.ms = 500
+                retry.backoff.max.ms = 100
+                batchsize = 10
+                handler.config.limit = 11
+                handler.config.prefx = x
+                """);
+        String file = dir.resolve("bad.properties").toString();
+        assertThat(result.listeners()).isEmpty();
+        assertThat(result.errors()).extracting(ConfigError::toString).containsExactlyInAnyOrder(
+                file + ":2: streams = \"orders:sixteen\": shard count 'sixteen' in 'orders:sixteen' is not a number",
+                file + ":3: concurrency = \"0\": must be between 1 and 256",
+                file + ":4: ack.mode = \"ack-and-delete\": 'ack-and-delete' is not one of [ack, ack-delete]",
+                file + ":6: retry.backoff.max.ms = \"100\": must be >= retry.backoff.ms",
+                file + ":7: batchsize = \"10\": unknown key (did you mean 'batch.size'?)",
+                file + ":8: handler.config.limit = \"11\": must be between 1 and 10",
+                file + ":9: handler.config.prefx = \"x\": unknown key (did you mean 'prefix'?)",
+                file + ": handler.config.prefix: required and not set (it has no default)");
+    }
+
+    @Test
+    void anUnknownHandlerIsReportedWithTheKnownOnesAndOtherListenersStillLoad() throws IOException {
+        Files.writeString(dir.resolve("good.properties"), "handler = configured\nstreams = a:1\nhandler.config.prefix = x\n");
+        ListenerLoader.Result result = load("typo.properties", "streams = a:1\nhandler = configurd\n");
+        assertThat(result.listeners()).extracting(ListenerDefinition::name).containsExactly("good");
+        assertThat(result.errors()).singleElement().satisfies(e -> {
+            assertThat(e.toString()).startsWith(dir.resolve("typo.properties") + ":2: handler = \"configurd\": no handler plugin named 'configurd'");
+            assertThat(e.reason()).contains("configured (" + ConfiguredHandler.class.getName() + ")");
+        });
+    }
+}
