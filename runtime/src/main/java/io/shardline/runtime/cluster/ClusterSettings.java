@@ -1,0 +1,46 @@
+package io.shardline.runtime.cluster;
+
+import io.shardline.runtime.worker.WorkerConfig;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What a worker needs to join the Hazelcast cluster.
+ *
+ * <p>Immutable.
+ *
+ * @param clusterName Hazelcast cluster name
+ * @param workerId this worker's id (published as a member attribute; must be unique)
+ * @param host interface to bind and advertise
+ * @param port Hazelcast port (fixed)
+ * @param members TCP/IP seed members ({@code host:port})
+ * @param failureTimeoutMs time without heartbeats after which a member is removed
+ * @param mergeDelayMs delay of split-brain merge checks
+ * @param attributes extra member attributes (e.g. the REST address) published to the other workers
+ */
+public record ClusterSettings(
+        String clusterName,
+        String workerId,
+        String host,
+        int port,
+        List<String> members,
+        long failureTimeoutMs,
+        long mergeDelayMs,
+        Map<String, String> attributes) {
+
+    /** Validates and copies. */
+    public ClusterSettings {
+        Objects.requireNonNull(clusterName, "clusterName");
+        Objects.requireNonNull(workerId, "workerId");
+        Objects.requireNonNull(host, "host");
+        members = List.copyOf(members);
+        attributes = Map.copyOf(attributes);
+    }
+
+    /** Settings from the worker configuration plus extra attributes. */
+    public static ClusterSettings from(WorkerConfig config, Map<String, String> attributes) {
+        return new ClusterSettings(config.clusterName(), config.workerId(), config.clusterHost(), config.clusterPort(),
+                config.clusterMembers(), config.clusterFailureTimeoutMs(), config.clusterMergeDelayMs(), attributes);
+    }
+}

@@ -1,0 +1,177 @@
+package io.shardline.runtime.cluster;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.eventbus.EventBusOptions;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A worker's place in the cluster: an embedded Hazelcast member and a clustered Vert.x on top of it
+ * (event bus on the same host as Hazelcast), plus the {@link LeaderView} recomputed on every
+ * membership event. Listeners registered with {@link #onViewChange} are called on a Hazelcast event
+ * thread and must hand work to their own Vert.x context.
+ *
+ * <p>{@link #start} blocks (Hazelcast's start is blocking): call it from a plain thread, never an
+ * event loop. Thread-safe after start.
+ */
+public final class WorkerCluster {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerCluster.class);
+
+    private final HazelcastInstance hazelcast;
+    private final Vertx vertx;
+    private final ClusterSettings settings;
+    private final List<Consumer<LeaderView>> listeners = new CopyOnWriteArrayList<>();
+    private volatile LeaderView view;
+
+    private WorkerCluster(HazelcastInstance hazelcast, Vertx vertx, ClusterSettings settings) {
+        this.hazelcast = hazelcast;
+        this.vertx = vertx;
+        this.settings = settings;
+    }
+
+    /**
+     * Joins (or forms) the cluster and starts clustered Vert.x.
+     *
+     * @param timeoutMs bound for the clustered Vert.x start
+     * @throws ClusterStartException when Hazelcast or Vert.x cannot start, or the worker id is taken
+     */
+    public static WorkerCluster start(ClusterSettings settings, long timeoutMs) {
+        HazelcastInstance hazelcast;
+        try {
+            hazelcast = Hazelcast.newHazelcastInstance(HazelcastConfigs.forWorker(settings));
+        } catch (RuntimeException e) {
+            throw new ClusterStartException("cannot start the Hazelcast member on " + settings.host() + ":"
+                    + settings.port() + ": " + e.getMessage(), e);
+        }
+        try {
+            throwIfWorkerIdTaken(hazelcast, settings.workerId());
+            VertxOptions options = new VertxOptions().setEventBusOptions(new EventBusOptions()
+                    .setHost(settings.host()).setPort(0).setClusterPublicHost(settings.host()));
+            Vertx vertx = Vertx.builder().with(options).withClusterManager(new HazelcastClusterManager(hazelcast))
+                    .buildClustered()
+                    .toCompletionStage().toCompletableFuture().get(timeoutMs, TimeUnit.MILLISECONDS);
+            WorkerCluster cluster = new WorkerCluster(hazelcast, vertx, settings);
+            cluster.watchMembership();
+            return cluster;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            hazelcast.shutdown();
+            throw new ClusterStartException("interrupted while starting clustered Vert.x", e);
+        } catch (ClusterStartException e) {
+            hazelcast.shutdown();
+            throw e;
+        } catch (Exception e) {
+            hazelcast.shutdown();
+            throw new ClusterStartException("cannot start clustered Vert.x: " + e, e);
+        }
+    }
+
+    /** The clustered Vert.x. */
+    public Vertx vertx() {
+        return vertx;
+    }
+
+    /** The current view (never null after start). */
+    public LeaderView view() {
+        return view;
+    }
+
+    /** Calls {@code listener} with every new view (and once now with the current one). */
+    public void onViewChange(Consumer<LeaderView> listener) {
+        listeners.add(listener);
+        listener.accept(view);
+    }
+
+    /** The settings this worker joined with. */
+    public ClusterSettings settings() {
+        return settings;
+    }
+
+    /** Leaves the cluster: closes Vert.x (unregistering its event-bus consumers), then stops Hazelcast. */
+    public void stop(long timeoutMs) {
+        try {
+            vertx.close().toCompletionStage().toCompletableFuture().get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.warn("Vert.x did not close cleanly: {}", e.toString());
+        }
+        if (hazelcast.getLifecycleService().isRunning()) {
+            hazelcast.shutdown();
+        }
+    }
+
+    private void watchMembership() {
+        synchronized (this) {
+            view = toView(hazelcast.getCluster().getMembers());
+        }
+        hazelcast.getCluster().addMembershipListener(new MembershipListener() {
+            @Override
+            public void memberAdded(MembershipEvent event) {
+                update(event.getMembers());
+            }
+
+            @Override
+            public void memberRemoved(MembershipEvent event) {
+                update(event.getMembers());
+            }
+        });
+        // A change between the first read and the listener registration would otherwise be missed.
+        update(hazelcast.getCluster().getMembers());
+        LOG.info("Cluster view: {}", view);
+    }
+
+    private void update(Collection<Member> members) {
+        LeaderView next;
+        synchronized (this) {
+            next = toView(members);
+            if (next.members().equals(view.members())) {
+                return;
+            }
+            LOG.info("Cluster membership changed: {} -> {}", view, next);
+            view = next;
+        }
+        listeners.forEach(l -> l.accept(next));
+    }
+
+    private LeaderView toView(Collection<Member> members) {
+        List<ClusterMember> list = new ArrayList<>();
+        for (Member m : members) {
+            list.add(toMember(m));
+        }
+        return new LeaderView(list, toMember(hazelcast.getCluster().getLocalMember()));
+    }
+
+    private static ClusterMember toMember(Member m) {
+        Map<String, String> attributes = new HashMap<>(m.getAttributes());
+        String workerId = attributes.getOrDefault(HazelcastConfigs.WORKER_ID_ATTRIBUTE, m.getUuid().toString());
+        return new ClusterMember(m.getUuid().toString(), workerId,
+                m.getAddress().getHost() + ":" + m.getAddress().getPort(), attributes);
+    }
+
+    private static void throwIfWorkerIdTaken(HazelcastInstance hazelcast, String workerId) {
+        Member local = hazelcast.getCluster().getLocalMember();
+        for (Member m : hazelcast.getCluster().getMembers()) {
+            if (!m.equals(local) && workerId.equals(m.getAttribute(HazelcastConfigs.WORKER_ID_ATTRIBUTE))) {
+                throw new ClusterStartException("worker.id '" + workerId + "' is already used by the cluster member at "
+                        + m.getAddress() + "; give every worker its own worker.id", null);
+            }
+        }
+    }
+}

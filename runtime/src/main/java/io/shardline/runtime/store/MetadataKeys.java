@@ -1,0 +1,53 @@
+package io.shardline.runtime.store;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The Redis keys of one cluster's group metadata. All share the hash tag {@code {shardline:<cluster>}}
+ * so that one Lua script can check and write them together, also on a Redis Cluster.
+ *
+ * <p>Immutable.
+ *
+ * @param clusterName the cluster name
+ */
+public record MetadataKeys(String clusterName) {
+
+    /** Validates the name. */
+    public MetadataKeys {
+        Objects.requireNonNull(clusterName, "clusterName");
+        if (clusterName.contains("{") || clusterName.contains("}")) {
+            throw new IllegalArgumentException("cluster name must not contain braces: " + clusterName);
+        }
+    }
+
+    /** The common prefix, e.g. {@code {shardline:prod}}. */
+    public String prefix() {
+        return "{shardline:" + clusterName + "}";
+    }
+
+    /** Integer: the leader epoch; only grows. */
+    public String leaderEpoch() {
+        return prefix() + ":leader-epoch";
+    }
+
+    /** String: the worker id that took the current leader epoch (informational). */
+    public String leaderHolder() {
+        return prefix() + ":leader-holder";
+    }
+
+    /** Integer: the store revision; every successful write increments it. */
+    public String revision() {
+        return prefix() + ":revision";
+    }
+
+    /** List: the coordinator records (JSON), a snapshot followed by the records appended since. */
+    public String log() {
+        return prefix() + ":log";
+    }
+
+    /** The keys the scripts take, in script order: epoch, holder, revision, log. */
+    public List<String> scriptKeys() {
+        return List.of(leaderEpoch(), leaderHolder(), revision(), log());
+    }
+}

@@ -1,0 +1,177 @@
+package io.shardline.runtime.store;
+
+import io.shardline.runtime.redis.RedisClient;
+import io.vertx.core.Future;
+import io.vertx.redis.client.Response;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The group metadata log in Redis, every operation one Lua script so that its guards and its write
+ * are atomic:
+ *
+ * <ul>
+ *   <li>{@link #claim} takes a new leader epoch ({@code INCR}), optionally only if the epoch is still
+ *       the one the claimant saw (compare-and-set), and returns the state to replay;</li>
+ *   <li>{@link #append} and {@link #compact} write only if the writer's leader epoch is the current one
+ *       and its expected revision is the current revision, then increment the revision. A deposed or
+ *       partitioned leader's write is refused with {@link StoreFencedException}.</li>
+ * </ul>
+ *
+ * <p>Records are opaque strings (JSON) here. Thread-safe.
+ */
+public final class RedisGroupLog {
+
+    private static final String GUARD = """
+            local function guard(epoch, rev)
+              local cur_epoch = tonumber(redis.call('GET', KEYS[1]) or '0')
+              local cur_rev = tonumber(redis.call('GET', KEYS[3]) or '0')
+              if cur_epoch ~= tonumber(epoch) then
+                return redis.error_reply('STALE_LEADER_EPOCH ' .. cur_epoch .. ' ' .. cur_rev)
+              end
+              if cur_rev ~= tonumber(rev) then
+                return redis.error_reply('REVISION_MISMATCH ' .. cur_epoch .. ' ' .. cur_rev)
+              end
+              return nil
+            end
+            local function push(first)
+              local i = first
+              while i <= #ARGV do
+                local last = math.min(i + 999, #ARGV)
+                redis.call('RPUSH', KEYS[4], unpack(ARGV, i, last))
+                i = last + 1
+              end
+            end
+            """;
+
+    /** KEYS: epoch holder revision log; ARGV: writerEpoch expectedRevision record... */
+    private static final LuaScript APPEND = LuaScript.of(GUARD + """
+            local err = guard(ARGV[1], ARGV[2])
+            if err then return err end
+            if #ARGV == 2 then return tonumber(ARGV[2]) end
+            push(3)
+            return redis.call('INCR', KEYS[3])
+            """);
+
+    /** KEYS: epoch holder revision log; ARGV: writerEpoch expectedRevision record... */
+    private static final LuaScript COMPACT = LuaScript.of(GUARD + """
+            local err = guard(ARGV[1], ARGV[2])
+            if err then return err end
+            redis.call('DEL', KEYS[4])
+            push(3)
+            return redis.call('INCR', KEYS[3])
+            """);
+
+    /** KEYS: epoch holder revision log; ARGV: holder expectedEpoch('' = any) -> {won, epoch, revision, holder, record...}. */
+    private static final LuaScript CLAIM = LuaScript.of("""
+            local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
+            local won = 1
+            local epoch = cur
+            if ARGV[2] == '' or tonumber(ARGV[2]) == cur then
+              epoch = redis.call('INCR', KEYS[1])
+              redis.call('SET', KEYS[2], ARGV[1])
+            else
+              won = 0
+            end
+            local out = {won, epoch, tonumber(redis.call('GET', KEYS[3]) or '0'), redis.call('GET', KEYS[2]) or ''}
+            local log = redis.call('LRANGE', KEYS[4], 0, -1)
+            for i = 1, #log do out[#out + 1] = log[i] end
+            return out
+            """);
+
+    /** KEYS: epoch holder revision log -> {epoch, revision, holder, record...}. */
+    private static final LuaScript LOAD = LuaScript.of("""
+            local out = {tonumber(redis.call('GET', KEYS[1]) or '0'), tonumber(redis.call('GET', KEYS[3]) or '0'),
+                         redis.call('GET', KEYS[2]) or ''}
+            local log = redis.call('LRANGE', KEYS[4], 0, -1)
+            for i = 1, #log do out[#out + 1] = log[i] end
+            return out
+            """);
+
+    private final RedisClient redis;
+    private final MetadataKeys keys;
+
+    /** Creates the log for one cluster's keys. */
+    public RedisGroupLog(RedisClient redis, MetadataKeys keys) {
+        this.redis = Objects.requireNonNull(redis, "redis");
+        this.keys = Objects.requireNonNull(keys, "keys");
+    }
+
+    /** The result of a claim. */
+    public record Claim(boolean won, GroupLogState state) {
+    }
+
+    /**
+     * Takes a new leader epoch. With {@code expectedEpoch} &gt;= 0 only if the current epoch is still
+     * {@code expectedEpoch} (compare-and-set: two claimants that saw the same epoch cannot both win);
+     * with -1 unconditionally.
+     */
+    public Future<Claim> claim(String holder, long expectedEpoch) {
+        String expected = expectedEpoch < 0 ? "" : Long.toString(expectedEpoch);
+        return CLAIM.call(redis, keys.scriptKeys(), List.of(holder, expected)).map(r -> {
+            boolean won = r.get(0).toLong() == 1;
+            return new Claim(won, new GroupLogState(r.get(1).toLong(), r.get(2).toLong(), r.get(3).toString(),
+                    strings(r, 4)));
+        });
+    }
+
+    /** The stored state, read atomically. */
+    public Future<GroupLogState> load() {
+        return LOAD.call(redis, keys.scriptKeys(), List.of()).map(r ->
+                new GroupLogState(r.get(0).toLong(), r.get(1).toLong(), r.get(2).toString(), strings(r, 3)));
+    }
+
+    /**
+     * Appends records under the guards.
+     *
+     * @return the new revision ({@code expectedRevision + 1}; unchanged for no records, which still checks the guards)
+     */
+    public Future<Long> append(long leaderEpoch, long expectedRevision, List<String> records) {
+        return write(APPEND, leaderEpoch, expectedRevision, records);
+    }
+
+    /**
+     * Replaces the log by {@code snapshot} under the guards, so the log does not grow without bound.
+     *
+     * @return the new revision
+     */
+    public Future<Long> compact(long leaderEpoch, long expectedRevision, List<String> snapshot) {
+        return write(COMPACT, leaderEpoch, expectedRevision, snapshot);
+    }
+
+    /** The keys used. */
+    public MetadataKeys keys() {
+        return keys;
+    }
+
+    private Future<Long> write(LuaScript script, long leaderEpoch, long expectedRevision, List<String> records) {
+        List<String> args = new ArrayList<>(records.size() + 2);
+        args.add(Long.toString(leaderEpoch));
+        args.add(Long.toString(expectedRevision));
+        args.addAll(records);
+        return script.call(redis, keys.scriptKeys(), args)
+                .map(Response::toLong)
+                .recover(e -> Future.failedFuture(translate(e, leaderEpoch, expectedRevision)));
+    }
+
+    private static Throwable translate(Throwable e, long leaderEpoch, long expectedRevision) {
+        String message = String.valueOf(e.getMessage());
+        for (StoreFencedException.Kind kind : StoreFencedException.Kind.values()) {
+            if (message.startsWith(kind.name() + " ")) {
+                String[] parts = message.split(" ");
+                return new StoreFencedException(kind, leaderEpoch, expectedRevision,
+                        Long.parseLong(parts[1].trim()), Long.parseLong(parts[2].trim()));
+            }
+        }
+        return e;
+    }
+
+    private static List<String> strings(Response r, int from) {
+        List<String> out = new ArrayList<>(Math.max(0, r.size() - from));
+        for (int i = from; i < r.size(); i++) {
+            out.add(r.get(i).toString());
+        }
+        return out;
+    }
+}

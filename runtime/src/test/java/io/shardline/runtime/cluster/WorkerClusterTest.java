@@ -1,0 +1,83 @@
+package io.shardline.runtime.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.shardline.runtime.testing.Await;
+import io.shardline.runtime.testing.FreePorts;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** Two or three in-JVM workers on loopback with a random cluster name: leader = oldest, re-elected on leave. */
+@Tag("integration")
+class WorkerClusterTest {
+
+    private final List<WorkerCluster> started = new ArrayList<>();
+
+    @AfterEach
+    void stopAll() {
+        for (WorkerCluster c : started) {
+            c.stop(10_000);
+        }
+    }
+
+    private static List<ClusterSettings> settings(int n) {
+        String name = "test-" + UUID.randomUUID();
+        List<Integer> ports = FreePorts.take(n);
+        List<String> members = ports.stream().map(p -> "127.0.0.1:" + p).toList();
+        List<ClusterSettings> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(new ClusterSettings(name, "w" + i, "127.0.0.1", ports.get(i), members, 5_000, 5_000,
+                    Map.of("shardline.rest", "127.0.0.1:" + (9000 + i))));
+        }
+        return out;
+    }
+
+    private WorkerCluster start(ClusterSettings s) {
+        WorkerCluster c = WorkerCluster.start(s, 30_000);
+        started.add(c);
+        return c;
+    }
+
+    @Test
+    void oldestMemberLeadsAndTheNextOldestTakesOver() {
+        List<ClusterSettings> s = settings(3);
+        WorkerCluster w0 = start(s.get(0));
+        WorkerCluster w1 = start(s.get(1));
+        WorkerCluster w2 = start(s.get(2));
+        List<LeaderView> seenByW2 = new CopyOnWriteArrayList<>();
+        w2.onViewChange(seenByW2::add);
+        for (WorkerCluster w : List.of(w0, w1, w2)) {
+            Await.until(() -> w.view().size() == 3, Duration.ofSeconds(20), 20, "3 members seen by " + w.settings().workerId());
+            assertEquals("w0", w.view().leader().workerId());
+            assertEquals("127.0.0.1:9000", w.view().leader().attributes().get("shardline.rest"));
+        }
+        assertThat(w0.view().isLeader()).isTrue();
+        assertThat(w1.view().isLeader()).isFalse();
+
+        w0.stop(10_000);
+        started.remove(w0);
+        Await.until(() -> w1.view().size() == 2 && w2.view().size() == 2, Duration.ofSeconds(20), 20, "w0 removed");
+        assertEquals("w1", w2.view().leader().workerId());
+        assertThat(w1.view().isLeader()).isTrue();
+        assertThat(seenByW2.get(seenByW2.size() - 1).leader().workerId()).isEqualTo("w1");
+    }
+
+    @Test
+    void duplicateWorkerIdIsRefused() {
+        List<ClusterSettings> s = settings(2);
+        start(s.get(0));
+        ClusterSettings clash = new ClusterSettings(s.get(1).clusterName(), "w0", "127.0.0.1", s.get(1).port(),
+                s.get(1).members(), 5_000, 5_000, Map.of());
+        assertThatThrownBy(() -> start(clash)).isInstanceOf(ClusterStartException.class)
+                .hasMessageContaining("worker.id 'w0' is already used");
+    }
+}

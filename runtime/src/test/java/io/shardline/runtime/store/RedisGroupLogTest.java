@@ -1,0 +1,100 @@
+package io.shardline.runtime.store;
+
+import static io.shardline.runtime.testing.Await.failure;
+import static io.shardline.runtime.testing.Await.result;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.redis.RedisConfig;
+import io.shardline.testkit.redis.RedisServer;
+import io.shardline.testkit.redis.RedisTest;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import java.time.Duration;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@RedisTest
+class RedisGroupLogTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private Vertx vertx;
+    private RedisClient redis;
+    private RedisGroupLog log;
+
+    @BeforeEach
+    void start(RedisServer server) {
+        vertx = Vertx.vertx();
+        redis = result(RedisClient.connect(vertx, RedisConfig.standalone(server.uri()), new SplittableRandom(5)), WAIT);
+        log = new RedisGroupLog(redis, new MetadataKeys("c-" + UUID.randomUUID()));
+    }
+
+    @AfterEach
+    void stop() {
+        result(redis.close(), WAIT);
+        result(vertx.close(), WAIT);
+    }
+
+    @Test
+    void deposedLeaderWriteIsRefused() {
+        RedisGroupLog.Claim first = result(log.claim("w1", 0), WAIT);
+        assertEquals(new GroupLogState(1, 0, "w1", List.of()), first.state());
+        assertEquals(1L, result(log.append(1, 0, List.of("a", "b")), WAIT));
+
+        RedisGroupLog.Claim second = result(log.claim("w2", 1), WAIT);
+        assertThat(second.won()).isTrue();
+        assertEquals(new GroupLogState(2, 1, "w2", List.of("a", "b")), second.state());
+
+        Throwable refused = failure(log.append(1, 1, List.of("zombie")), WAIT);
+        assertThat(refused).isInstanceOfSatisfying(StoreFencedException.class, e -> {
+            assertEquals(StoreFencedException.Kind.STALE_LEADER_EPOCH, e.kind());
+            assertEquals(2, e.currentEpoch());
+        });
+        assertEquals(List.of("a", "b"), result(log.load(), WAIT).records());
+    }
+
+    @Test
+    void claimIsCompareAndSet() {
+        result(log.claim("w1", 0), WAIT);
+        RedisGroupLog.Claim late = result(log.claim("w2", 0), WAIT);
+        assertThat(late.won()).isFalse();
+        assertEquals(1, late.state().leaderEpoch());
+        assertEquals("w1", late.state().holder());
+        assertThat(result(log.claim("w3", -1), WAIT).state().leaderEpoch()).isEqualTo(2);
+    }
+
+    @Test
+    void staleRevisionIsRefusedAndEmptyAppendChecksGuards() {
+        result(log.claim("w1", 0), WAIT);
+        assertEquals(1L, result(log.append(1, 0, List.of("a")), WAIT));
+        assertThat(failure(log.append(1, 0, List.of("b")), WAIT)).isInstanceOfSatisfying(StoreFencedException.class,
+                e -> assertEquals(StoreFencedException.Kind.REVISION_MISMATCH, e.kind()));
+        assertEquals(1L, result(log.append(1, 1, List.of()), WAIT));
+        assertThat(failure(log.append(7, 1, List.of()), WAIT)).isInstanceOf(StoreFencedException.class);
+    }
+
+    @Test
+    void compactionReplacesTheLogAndLargeWritesAreChunked() {
+        result(log.claim("w1", 0), WAIT);
+        List<String> many = IntStream.range(0, 2_500).mapToObj(i -> "r" + i).toList();
+        assertEquals(1L, result(log.append(1, 0, many), WAIT));
+        assertEquals(2_500, result(log.load(), WAIT).records().size());
+        assertEquals(2L, result(log.compact(1, 1, List.of("snapshot")), WAIT));
+        assertEquals(new GroupLogState(1, 2, "w1", List.of("snapshot")), result(log.load(), WAIT));
+    }
+
+    @Test
+    void scriptsSurviveScriptCacheFlush() {
+        result(log.claim("w1", 0), WAIT);
+        result(redis.send(Request.cmd(Command.SCRIPT).arg("FLUSH")), WAIT);
+        assertEquals(1L, result(log.append(1, 0, List.of("a")), WAIT));
+    }
+}
