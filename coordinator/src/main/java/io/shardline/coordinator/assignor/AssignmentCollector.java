@@ -14,23 +14,25 @@ import java.util.TreeMap;
 final class AssignmentCollector {
 
     private final MemberSubscription[] members;
-    private final TreeMap<String, ShardSet>[] shards;
+    private final SortedStreamList[] shards;
 
-    @SuppressWarnings("unchecked")
     AssignmentCollector(MemberSubscription[] members) {
         this.members = members;
-        this.shards = new TreeMap[members.length];
+        this.shards = new SortedStreamList[members.length];
     }
 
-    /** Gives {@code shardArray} of {@code stream} to member {@code index}; takes ownership of the array. */
+    /**
+     * Gives {@code shardArray} of {@code stream} to member {@code index}; takes ownership of the array. Streams
+     * must be handed out in ascending name order.
+     */
     void put(int index, String stream, int[] shardArray) {
         if (shardArray.length == 0) {
             return;
         }
         if (shards[index] == null) {
-            shards[index] = new TreeMap<>();
+            shards[index] = new SortedStreamList();
         }
-        shards[index].put(stream, ShardSet.fromArray(shardArray));
+        shards[index].append(stream, ShardSet.fromArray(shardArray));
     }
 
     /**

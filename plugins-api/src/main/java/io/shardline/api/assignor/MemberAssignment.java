@@ -15,14 +15,23 @@ public record MemberAssignment(SortedMap<String, ShardSet> shards) {
     /** The empty assignment. */
     public static final MemberAssignment EMPTY = new MemberAssignment(new TreeMap<>());
 
-    /** Copies into an unmodifiable sorted map, dropping empty shard sets. */
+    /**
+     * Copies into an unmodifiable sorted map, dropping empty shard sets. A map already in natural order is
+     * copied in linear time (assignors build hundreds of thousands of these for a million shards).
+     */
     public MemberAssignment {
-        TreeMap<String, ShardSet> copy = new TreeMap<>();
-        shards.forEach((stream, set) -> {
-            if (!set.isEmpty()) {
-                copy.put(stream, set);
-            }
-        });
+        TreeMap<String, ShardSet> copy;
+        if (shards.comparator() == null) {
+            copy = new TreeMap<>(shards);
+            copy.values().removeIf(ShardSet::isEmpty);
+        } else {
+            copy = new TreeMap<>();
+            shards.forEach((stream, set) -> {
+                if (!set.isEmpty()) {
+                    copy.put(stream, set);
+                }
+            });
+        }
         shards = Collections.unmodifiableSortedMap(copy);
     }
 
