@@ -1,0 +1,276 @@
+package io.shardline.coordinator.assignor;
+
+import java.util.Arrays;
+
+/**
+ * Decides how many shards of each stream each subscription class gets, so that members end up as balanced
+ * as the subscriptions allow while previously owned shards stay where they are whenever possible.
+ *
+ * <p>A class {@code c} with {@code n} members and load {@code L} spreads it as {@code floor(L/n)} or
+ * {@code ceil(L/n)} per member. Starting from the owned counts, free shards are poured stream by stream
+ * (streams with the fewest subscribers first) onto the least loaded classes ("water filling"). Then
+ * improving paths are removed: a path from a class whose busiest member has {@code H} shards, through
+ * streams and classes that can pass a shard on, to a class whose idlest member has {@code H - 2} or fewer.
+ * Without such a path no member-level improving path exists either, which makes the loads an optimal
+ * semi-matching (Harvey et al.): the maximum, the minimum and every convex measure of balance are optimal
+ * at once, so the result is at least as balanced as Kafka's single-move local search. Paths are found by
+ * 0-1 BFS (passing on a shard that was not owned there costs nothing, an owned one costs a move) and
+ * augmented in bulk; classes from which no path leaves at the top level are frozen for good.
+ * Not thread-safe; one per call.
+ */
+final class ClassBalancer {
+
+    private final SubscriptionClasses cls;
+    /** Shards held per class and stream position. */
+    final int[][] held;
+    /** Shards previously owned by the class's members, per class and stream position. */
+    private final int[][] owned;
+    /** Load of each class. */
+    final long[] load;
+    private final int[] size;
+
+    ClassBalancer(SubscriptionClasses cls, int[][] owned) {
+        this.cls = cls;
+        this.owned = owned;
+        int k = cls.count();
+        held = new int[k][];
+        load = new long[k];
+        size = new int[k];
+        for (int c = 0; c < k; c++) {
+            held[c] = owned[c].clone();
+            for (int v : owned[c]) {
+                load[c] += v;
+            }
+            size[c] = cls.members[c].length;
+        }
+    }
+
+    /** Pours the free shards of every stream onto the least loaded classes, scarce streams first. */
+    void placeFree(int[] free) {
+        Integer[] order = new Integer[free.length];
+        for (int t = 0; t < order.length; t++) {
+            order[t] = t;
+        }
+        Arrays.sort(order, (a, b) -> cls.subscribers[a] != cls.subscribers[b]
+                ? Integer.compare(cls.subscribers[a], cls.subscribers[b]) : Integer.compare(a, b));
+        for (int t : order) {
+            if (free[t] > 0) {
+                pour(t, free[t]);
+            }
+        }
+    }
+
+    private void pour(int t, long amount) {
+        int[] classes = cls.streamClasses[t];
+        long lo = 0;
+        long hi = amount + 1;
+        for (int c : classes) {
+            hi = Math.max(hi, load[c] / size[c] + amount + 1);
+        }
+        // largest level such that raising every class to it needs no more than amount
+        while (hi - lo > 1) {
+            long mid = (lo + hi) >>> 1;
+            if (need(classes, mid) <= amount) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        long left = amount;
+        int[] positions = cls.streamPositions[t];
+        for (int k = 0; k < classes.length; k++) {
+            int c = classes[k];
+            long give = Math.max(0, lo * size[c] - load[c]);
+            add(c, positions[k], give);
+            left -= give;
+        }
+        for (int k = 0; k < classes.length && left > 0; k++) {
+            int c = classes[k];
+            long give = Math.min(left, Math.max(0, (lo + 1) * size[c] - load[c]));
+            add(c, positions[k], give);
+            left -= give;
+        }
+        if (left != 0) {
+            throw new IllegalStateException("sticky: could not place " + left + " shards of stream #" + t);
+        }
+    }
+
+    private long need(int[] classes, long level) {
+        long total = 0;
+        for (int c : classes) {
+            total += Math.max(0, level * size[c] - load[c]);
+        }
+        return total;
+    }
+
+    private void add(int c, int position, long amount) {
+        held[c][position] += (int) amount;
+        load[c] += amount;
+    }
+
+    private long top(int c) {
+        return (load[c] + size[c] - 1) / size[c];
+    }
+
+    private long bottom(int c) {
+        return load[c] / size[c];
+    }
+
+    /** Removes every improving path (see the class comment). */
+    void improve() {
+        int k = cls.count();
+        int t = cls.streamClasses.length;
+        boolean[] frozen = new boolean[k];
+        for (int c = 0; c < k; c++) {
+            frozen[c] = cls.streams[c].length == 0;
+        }
+        PathSearch search = new PathSearch(k, t);
+        while (true) {
+            long h = Long.MIN_VALUE;
+            long minBottom = Long.MAX_VALUE;
+            for (int c = 0; c < k; c++) {
+                if (!frozen[c]) {
+                    h = Math.max(h, top(c));
+                    minBottom = Math.min(minBottom, bottom(c));
+                }
+            }
+            if (h == Long.MIN_VALUE || h - minBottom <= 1) {
+                return;
+            }
+            int target = search.run(h, frozen);
+            if (target < 0) {
+                search.freezeReached(frozen);
+            } else {
+                augment(search, target, h);
+            }
+        }
+    }
+
+    private void augment(PathSearch search, int target, long h) {
+        long amount = (h - 1) * size[target] - load[target];
+        int c = target;
+        int source = -1;
+        while (c >= 0) {
+            int stream = search.parentStream[c];
+            if (stream < 0) {
+                source = c;
+                break;
+            }
+            int from = search.parentClass[stream];
+            int j = search.parentPosition[stream];
+            int slack = held[from][j] > owned[from][j] ? held[from][j] - owned[from][j] : held[from][j];
+            amount = Math.min(amount, slack);
+            c = from;
+        }
+        amount = Math.min(amount, load[source] - (h - 1) * size[source]);
+        if (amount <= 0) {
+            throw new IllegalStateException("sticky: empty improving path");
+        }
+        c = target;
+        while (true) {
+            int stream = search.parentStream[c];
+            if (stream < 0) {
+                break;
+            }
+            int from = search.parentClass[stream];
+            int j = search.parentPosition[stream];
+            int pos = cls.position(c, stream);
+            held[c][pos] += (int) amount;
+            held[from][j] -= (int) amount;
+            c = from;
+        }
+        load[target] += amount;
+        load[source] -= amount;
+    }
+
+    /** 0-1 BFS over classes and streams; reusable. */
+    private final class PathSearch {
+        final int classes;
+        final int[] dist;
+        final int[] parentStream;
+        final int[] parentClass;
+        final int[] parentPosition;
+        final int[] deque;
+        final boolean[] reached;
+
+        PathSearch(int classes, int streams) {
+            this.classes = classes;
+            dist = new int[classes + streams];
+            parentStream = new int[classes];
+            parentClass = new int[streams];
+            parentPosition = new int[streams];
+            deque = new int[4 * (classes + streams) + 4];
+            reached = new boolean[classes];
+        }
+
+        /** Finds the cheapest path from a class at top level {@code h} to one at {@code h - 2} or lower. */
+        int run(long h, boolean[] frozen) {
+            Arrays.fill(dist, Integer.MAX_VALUE);
+            Arrays.fill(reached, false);
+            int cap = deque.length;
+            int head = 0;
+            int tail = 0;
+            for (int c = 0; c < classes; c++) {
+                if (!frozen[c] && load[c] > 0 && top(c) == h) {
+                    dist[c] = 0;
+                    parentStream[c] = -1;
+                    deque[tail] = c;
+                    tail = (tail + 1) % cap;
+                }
+            }
+            while (head != tail) {
+                int node = deque[head];
+                head = (head + 1) % cap;
+                if (node < classes) {
+                    int c = node;
+                    if (reached[c]) {
+                        continue;
+                    }
+                    reached[c] = true;
+                    if (bottom(c) <= h - 2) {
+                        return c;
+                    }
+                    int[] streams = cls.streams[c];
+                    for (int j = 0; j < streams.length; j++) {
+                        if (held[c][j] == 0) {
+                            continue;
+                        }
+                        int cost = held[c][j] > owned[c][j] ? 0 : 1;
+                        int s = classes + streams[j];
+                        int d = dist[c] + cost;
+                        if (d < dist[s]) {
+                            dist[s] = d;
+                            parentClass[streams[j]] = c;
+                            parentPosition[streams[j]] = j;
+                            if (cost == 0) {
+                                head = (head - 1 + cap) % cap;
+                                deque[head] = s;
+                            } else {
+                                deque[tail] = s;
+                                tail = (tail + 1) % cap;
+                            }
+                        }
+                    }
+                } else {
+                    int stream = node - classes;
+                    int d = dist[node];
+                    for (int c : cls.streamClasses[stream]) {
+                        if (!frozen[c] && !reached[c] && d < dist[c]) {
+                            dist[c] = d;
+                            parentStream[c] = stream;
+                            head = (head - 1 + cap) % cap;
+                            deque[head] = c;
+                        }
+                    }
+                }
+            }
+            return -1;
+        }
+
+        void freezeReached(boolean[] frozen) {
+            for (int c = 0; c < classes; c++) {
+                frozen[c] |= reached[c];
+            }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package io.shardline.coordinator.assignor;
+
+import io.shardline.api.assignor.GroupSpec;
+import io.shardline.api.assignor.MemberSubscription;
+import io.shardline.api.assignor.ShardDescriber;
+import io.shardline.api.assignor.ShardSet;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A sticky assignment problem in array form: members sorted by member id (so the result does not depend
+ * on input order), subscribed streams sorted by name, every shard numbered globally
+ * ({@code streamOffset[stream] + shard}), and the previous owner of every shard resolved.
+ *
+ * <p>Previous ownership follows Kafka's sticky assignors: a claim counts only for a stream that exists and
+ * the member still subscribes to, on a shard that still exists; when several members claim a shard, the
+ * unique claimant with the highest generation owns it, and a tie at the highest generation voids the
+ * claim for everyone. Raw claims (any generation) are kept separately for the cooperative assignor.
+ * No per-shard objects: a million shards cost a few {@code int[]}s. Not thread-safe; one per call.
+ */
+final class StickyInput {
+
+    /** {@link #claimer} value of a shard claimed by two or more members. */
+    static final int MANY = -2;
+
+    private static final int TIED = -2;
+
+    final MemberSubscription[] members;
+    final String[] streams;
+    /** Global index of shard 0 of each stream; {@code streamOffset[streams.length]} is the shard total. */
+    final int[] streamOffset;
+    /** Stream index of each global shard. */
+    final int[] streamOfShard;
+    /** Subscribed stream indices of each member, ascending. */
+    final int[][] memberStreams;
+    /** Resolved previous owner of each shard (member index), -1 when none. */
+    final int[] owner;
+    /** Raw claimer of each shard: -1 none, a member index, or {@link #MANY}. */
+    final int[] claimer;
+    final RackMap racks;
+
+    private StickyInput(MemberSubscription[] members, String[] streams, int[] streamOffset, int[][] memberStreams,
+            ShardDescriber describer) {
+        this.members = members;
+        this.streams = streams;
+        this.streamOffset = streamOffset;
+        this.memberStreams = memberStreams;
+        int total = streamOffset[streams.length];
+        this.streamOfShard = new int[total];
+        for (int t = 0; t < streams.length; t++) {
+            Arrays.fill(streamOfShard, streamOffset[t], streamOffset[t + 1], t);
+        }
+        this.owner = new int[total];
+        this.claimer = new int[total];
+        resolveOwnership();
+        this.racks = RackMap.of(members, streams, streamOffset, describer);
+    }
+
+    /** Indexes {@code group} over {@code describer}. */
+    static StickyInput of(GroupSpec group, ShardDescriber describer) {
+        MemberSubscription[] members = group.members().toArray(new MemberSubscription[0]);
+        Arrays.sort(members, Comparator.comparing(MemberSubscription::memberId));
+        TreeMap<String, Integer> subscribed = new TreeMap<>();
+        for (MemberSubscription m : members) {
+            for (String stream : m.subscriptions()) {
+                if (describer.has(stream)) {
+                    subscribed.put(stream, 0);
+                }
+            }
+        }
+        String[] streams = subscribed.keySet().toArray(new String[0]);
+        int[] offset = new int[streams.length + 1];
+        for (int t = 0; t < streams.length; t++) {
+            subscribed.put(streams[t], t);
+            long next = (long) offset[t] + describer.shardCount(streams[t]);
+            if (next > Integer.MAX_VALUE - 8) {
+                throw new IllegalArgumentException("too many shards: more than " + (Integer.MAX_VALUE - 8));
+            }
+            offset[t + 1] = (int) next;
+        }
+        int[][] memberStreams = new int[members.length][];
+        for (int i = 0; i < members.length; i++) {
+            memberStreams[i] = members[i].subscriptions().stream()
+                    .filter(subscribed::containsKey).mapToInt(subscribed::get).toArray();
+        }
+        return new StickyInput(members, streams, offset, memberStreams, describer);
+    }
+
+    /** Number of members. */
+    int memberCount() {
+        return members.length;
+    }
+
+    /** Number of subscribed streams. */
+    int streamCount() {
+        return streams.length;
+    }
+
+    /** Total number of shards of subscribed streams. */
+    int shardCount() {
+        return streamOffset[streams.length];
+    }
+
+    /** Index of a stream name, or -1. */
+    int streamIndex(String stream) {
+        int i = Arrays.binarySearch(streams, stream);
+        return i >= 0 ? i : -1;
+    }
+
+    /** True when every member subscribes to exactly the same (existing) streams. */
+    boolean identicalSubscriptions() {
+        for (int i = 1; i < memberStreams.length; i++) {
+            if (!Arrays.equals(memberStreams[i], memberStreams[0])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** True when member {@code m} subscribes to stream {@code t}. */
+    boolean subscribes(int m, int t) {
+        return Arrays.binarySearch(memberStreams[m], t) >= 0;
+    }
+
+    private void resolveOwnership() {
+        Arrays.fill(owner, -1);
+        Arrays.fill(claimer, -1);
+        int[] bestGeneration = new int[owner.length];
+        for (int m = 0; m < members.length; m++) {
+            int generation = members[m].generation();
+            for (Map.Entry<String, ShardSet> e : members[m].owned().entrySet()) {
+                int t = streamIndex(e.getKey());
+                if (t < 0) {
+                    continue;
+                }
+                boolean valid = subscribes(m, t);
+                int count = streamOffset[t + 1] - streamOffset[t];
+                ShardSet set = e.getValue();
+                for (int k = 0; k < set.size(); k++) {
+                    int p = set.get(k);
+                    if (p >= count) {
+                        break;
+                    }
+                    int shard = streamOffset[t] + p;
+                    claimer[shard] = claimer[shard] == -1 ? m : MANY;
+                    if (valid) {
+                        claim(shard, m, generation, bestGeneration);
+                    }
+                }
+            }
+        }
+        for (int s = 0; s < owner.length; s++) {
+            if (owner[s] == TIED) {
+                owner[s] = -1;
+            }
+        }
+    }
+
+    private void claim(int shard, int member, int generation, int[] bestGeneration) {
+        int current = owner[shard];
+        if (current == -1 || generation > bestGeneration[shard]) {
+            owner[shard] = member;
+            bestGeneration[shard] = generation;
+        } else if (generation == bestGeneration[shard]) {
+            owner[shard] = TIED;
+        }
+    }
+}
