@@ -28,10 +28,13 @@ final class ClassBalancer {
     /** Load of each class. */
     final long[] load;
     private final int[] size;
+    /** Owned shard counts of each class's members, ascending. */
+    private final int[][] memberOwned;
 
-    ClassBalancer(SubscriptionClasses cls, int[][] owned) {
+    ClassBalancer(SubscriptionClasses cls, int[][] owned, int[][] memberOwned) {
         this.cls = cls;
         this.owned = owned;
+        this.memberOwned = memberOwned;
         int k = cls.count();
         held = new int[k][];
         load = new long[k];
@@ -84,6 +87,13 @@ final class ClassBalancer {
             add(c, positions[k], give);
             left -= give;
         }
+        // the rest raises members from lo to lo + 1: first where that lets a member keep an owned shard
+        for (int k = 0; k < classes.length && left > 0; k++) {
+            int c = classes[k];
+            long give = Math.min(left, Math.min(keepingRoom(c), Math.max(0, (lo + 1) * size[c] - load[c])));
+            add(c, positions[k], give);
+            left -= give;
+        }
         for (int k = 0; k < classes.length && left > 0; k++) {
             int c = classes[k];
             long give = Math.min(left, Math.max(0, (lo + 1) * size[c] - load[c]));
@@ -93,6 +103,30 @@ final class ClassBalancer {
         if (left != 0) {
             throw new IllegalStateException("sticky: could not place " + left + " shards of stream #" + t);
         }
+    }
+
+    /**
+     * How many more shards class {@code c} can take at its current level such that each one raises the
+     * target of a member that owns more than its target (so it keeps an owned shard instead of moving it).
+     * Targets: with {@code L = q * n + r}, the {@code r} members owning the most have {@code q + 1}.
+     */
+    private long keepingRoom(int c) {
+        int[] ownedAscending = memberOwned[c];
+        long q = load[c] / size[c];
+        long r = load[c] % size[c];
+        // members owning at least q + 1
+        int from = 0;
+        int to = ownedAscending.length;
+        while (from < to) {
+            int mid = (from + to) >>> 1;
+            if (ownedAscending[mid] >= q + 1) {
+                to = mid;
+            } else {
+                from = mid + 1;
+            }
+        }
+        long atLeast = ownedAscending.length - from;
+        return Math.max(0, atLeast - r);
     }
 
     private long need(int[] classes, long level) {

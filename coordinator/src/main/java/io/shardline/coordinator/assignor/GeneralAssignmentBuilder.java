@@ -41,11 +41,14 @@ final class GeneralAssignmentBuilder {
         for (int c = 0; c < budget.length; c++) {
             budget[c] = balancer.held[c].clone();
         }
-        int[] tentative = claimOwned(budget);
-        setTargets(balancer.load, tentative);
-        int[] classOfShard = keepOwned(tentative);
+        int[][] owned = OwnedShards.byMember(in.owner, in.memberCount());
+        setTargets(balancer.load, owned);
+        keepOwned(owned, budget);
+        int[] classOfShard = new int[in.shardCount()];
+        Arrays.fill(classOfShard, -1);
         handOutPool(budget, classOfShard);
         fillClasses(classOfShard);
+        MoveReducer.giveBack(in, cls, assignee);
         return assignee;
     }
 
@@ -59,6 +62,7 @@ final class GeneralAssignmentBuilder {
         for (int t = 0; t < free.length; t++) {
             free[t] = in.streamOffset[t + 1] - in.streamOffset[t];
         }
+        int[] perMember = new int[in.memberCount()];
         for (int s = 0; s < in.owner.length; s++) {
             int m = in.owner[s];
             if (m >= 0) {
@@ -66,47 +70,33 @@ final class GeneralAssignmentBuilder {
                 int t = in.streamOfShard[s];
                 owned[c][cls.position(c, t)]++;
                 free[t]--;
+                perMember[m]++;
             }
         }
-        ClassBalancer balancer = new ClassBalancer(cls, owned);
+        int[][] memberOwned = new int[k][];
+        for (int c = 0; c < k; c++) {
+            int[] members = cls.members[c];
+            memberOwned[c] = new int[members.length];
+            for (int i = 0; i < members.length; i++) {
+                memberOwned[c][i] = perMember[members[i]];
+            }
+            Arrays.sort(memberOwned[c]);
+        }
+        ClassBalancer balancer = new ClassBalancer(cls, owned, memberOwned);
         balancer.placeFree(free);
         balancer.improve();
         return balancer;
     }
 
-    /** Owned shards claimed by their owner's class while the class's budget for the stream lasts. */
-    private int[] claimOwned(int[][] budget) {
-        int[] tentative = new int[in.shardCount()];
-        Arrays.fill(tentative, -1);
-        for (int s = 0; s < tentative.length; s++) {
-            int m = in.owner[s];
-            if (m >= 0) {
-                int c = cls.classOf[m];
-                int j = cls.position(c, in.streamOfShard[s]);
-                if (budget[c][j] > 0) {
-                    budget[c][j]--;
-                    tentative[s] = m;
-                }
-            }
-        }
-        return tentative;
-    }
-
-    /** Per class: floor or ceil of load / members; ceil goes to the members with most claimed shards. */
-    private void setTargets(long[] load, int[] tentative) {
-        int[] claimed = new int[in.memberCount()];
-        for (int m : tentative) {
-            if (m >= 0) {
-                claimed[m]++;
-            }
-        }
+    /** Per class: floor or ceil of load / members; ceil goes to the members owning the most. */
+    private void setTargets(long[] load, int[][] owned) {
         for (int c = 0; c < cls.count(); c++) {
             int[] members = cls.members[c];
             int q = (int) (load[c] / members.length);
             int r = (int) (load[c] % members.length);
             long[] order = new long[members.length];
             for (int i = 0; i < members.length; i++) {
-                order[i] = (long) (Integer.MAX_VALUE - claimed[members[i]]) << 32 | members[i];
+                order[i] = (long) (Integer.MAX_VALUE - owned[members[i]].length) << 32 | members[i];
             }
             Arrays.sort(order);
             for (int i = 0; i < order.length; i++) {
@@ -115,31 +105,42 @@ final class GeneralAssignmentBuilder {
         }
     }
 
-    /** Each member keeps claimed shards up to its target; returns the class each other claimed shard stays in. */
-    private int[] keepOwned(int[] tentative) {
-        int[] classOfShard = new int[in.shardCount()];
-        Arrays.fill(classOfShard, -1);
-        int[][] byMember = OwnedShards.byMember(tentative, in.memberCount());
-        for (int m = 0; m < byMember.length; m++) {
-            int[] shards = byMember[m];
-            if (in.racks.enabled()) {
-                for (int s : shards) {
-                    if (count[m] < target[m] && in.racks.matches(m, s)) {
-                        give(s, m);
+    /**
+     * Each member keeps owned shards up to its target while its class's budget for the stream lasts
+     * (rack-matching ones first). Members that keep everything go first, so that members with more than
+     * their target give up shards of the streams whose budget is short.
+     */
+    private void keepOwned(int[][] owned, int[][] budget) {
+        for (int pass = 0; pass < 2; pass++) {
+            for (int m = 0; m < owned.length; m++) {
+                boolean surplus = owned[m].length > target[m];
+                if (surplus != (pass == 1)) {
+                    continue;
+                }
+                int c = cls.classOf[m];
+                if (in.racks.enabled()) {
+                    for (int s : owned[m]) {
+                        if (in.racks.matches(m, s)) {
+                            maybeKeep(s, m, c, budget);
+                        }
                     }
                 }
-            }
-            for (int s : shards) {
-                if (assignee[s] == -1) {
-                    if (count[m] < target[m]) {
-                        give(s, m);
-                    } else {
-                        classOfShard[s] = cls.classOf[m];
-                    }
+                for (int s : owned[m]) {
+                    maybeKeep(s, m, c, budget);
                 }
             }
         }
-        return classOfShard;
+    }
+
+    private void maybeKeep(int s, int m, int c, int[][] budget) {
+        if (assignee[s] != -1 || count[m] >= target[m]) {
+            return;
+        }
+        int j = cls.position(c, in.streamOfShard[s]);
+        if (budget[c][j] > 0) {
+            budget[c][j]--;
+            give(s, m);
+        }
     }
 
     /** Shards nobody kept or claimed go to the classes with budget left for their stream. */
@@ -149,7 +150,7 @@ final class GeneralAssignmentBuilder {
             int[] positions = cls.streamPositions[t];
             int k = 0;
             for (int s = in.streamOffset[t]; s < in.streamOffset[t + 1]; s++) {
-                if (assignee[s] != -1 || classOfShard[s] != -1) {
+                if (assignee[s] != -1) {
                     continue;
                 }
                 while (k < classes.length && budget[classes[k]][positions[k]] == 0) {

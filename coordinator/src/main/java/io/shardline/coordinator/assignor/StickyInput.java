@@ -14,10 +14,10 @@ import java.util.TreeMap;
  * on input order), subscribed streams sorted by name, every shard numbered globally
  * ({@code streamOffset[stream] + shard}), and the previous owner of every shard resolved.
  *
- * <p>Previous ownership follows Kafka's sticky assignors: a claim counts only for a stream that exists and
- * the member still subscribes to, on a shard that still exists; when several members claim a shard, the
- * unique claimant with the highest generation owns it, and a tie at the highest generation voids the
- * claim for everyone. Raw claims (any generation) are kept separately for the cooperative assignor.
+ * <p>Previous ownership follows Kafka's sticky assignors: a claim counts only for a stream and shard that
+ * still exist; when several members claim a shard, the unique claimant with the highest generation owns
+ * it, and a tie at the highest generation voids the claim for everyone; a winner that no longer subscribes
+ * to the stream loses it. Raw claims (any generation) are kept separately for the cooperative assignor.
  * No per-shard objects: a million shards cost a few {@code int[]}s. Not thread-safe; one per call.
  */
 final class StickyInput {
@@ -135,7 +135,6 @@ final class StickyInput {
                 if (t < 0) {
                     continue;
                 }
-                boolean valid = subscribes(m, t);
                 int count = streamOffset[t + 1] - streamOffset[t];
                 ShardSet set = e.getValue();
                 for (int k = 0; k < set.size(); k++) {
@@ -145,14 +144,14 @@ final class StickyInput {
                     }
                     int shard = streamOffset[t] + p;
                     claimer[shard] = claimer[shard] == -1 ? m : MANY;
-                    if (valid) {
-                        claim(shard, m, generation, bestGeneration);
-                    }
+                    claim(shard, m, generation, bestGeneration);
                 }
             }
         }
+        // as Kafka: generations decide between all claims on existing streams, then a winner that no
+        // longer subscribes to the stream loses the shard
         for (int s = 0; s < owner.length; s++) {
-            if (owner[s] == TIED) {
+            if (owner[s] == TIED || owner[s] >= 0 && !subscribes(owner[s], streamOfShard[s])) {
                 owner[s] = -1;
             }
         }

@@ -148,8 +148,8 @@ public final class KafkaOracle {
         try {
             Method encode = StickyAssignor.class.getDeclaredMethod("serializeTopicPartitionAssignment", MemberData.class);
             encode.setAccessible(true);
-            Optional<Integer> gen = generation < 0 ? Optional.empty() : Optional.of(generation);
-            return (ByteBuffer) encode.invoke(null, new MemberData(owned, gen));
+            // the v1 schema requires a generation; DEFAULT_GENERATION (-1) reads back as "no generation"
+            return (ByteBuffer) encode.invoke(null, new MemberData(owned, Optional.of(generation)));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot encode StickyAssignor user data with this kafka-clients", e);
         }
