@@ -24,7 +24,7 @@ final class ClassBalancer {
     /** Shards held per class and stream position. */
     final int[][] held;
     /** Shards previously owned by the class's members, per class and stream position. */
-    private final int[][] owned;
+    final int[][] owned;
     /** Load of each class. */
     final long[] load;
     private final int[] size;
@@ -171,7 +171,7 @@ final class ClassBalancer {
             if (h == Long.MIN_VALUE || h - minBottom <= 1) {
                 return;
             }
-            int target = search.run(h, frozen);
+            int target = search.run(h, frozen, false);
             if (target < 0) {
                 search.freezeReached(frozen);
             } else {
@@ -180,8 +180,57 @@ final class ClassBalancer {
         }
     }
 
+    /**
+     * Balance-neutral transfers that keep more owned shards: one shard moves, along streams whose shards
+     * were not owned where they are, from a class at top level {@code h} whose member losing a target owned
+     * no more than its new target, to a class at bottom level {@code h - 1} where the member gaining a
+     * target owns more than it may keep. The multiset of member loads does not change. Bounded work.
+     */
+    void reduceMoves(long workLimit) {
+        int k = cls.count();
+        long edges = 0;
+        for (int[] streams : cls.streams) {
+            edges += streams.length;
+        }
+        long work = 0;
+        boolean[] none = new boolean[k];
+        PathSearch search = new PathSearch(k, cls.streamClasses.length);
+        long maxTop = Long.MIN_VALUE;
+        long minTop = Long.MAX_VALUE;
+        for (int c = 0; c < k; c++) {
+            if (load[c] > 0) {
+                maxTop = Math.max(maxTop, top(c));
+                minTop = Math.min(minTop, top(c));
+            }
+        }
+        for (long h = maxTop; h >= minTop && h >= 1 && work < workLimit; h--) {
+            while (work < workLimit) {
+                work += k + edges;
+                int target = search.run(h, none, true);
+                if (target < 0) {
+                    break;
+                }
+                augment(search, target, h, 1);
+            }
+        }
+    }
+
+    /** True when taking one shard from class {@code c} lowers the target of a member owning no more than it. */
+    private boolean releasesNothingOwned(int c) {
+        int[] ownedAscending = memberOwned[c];
+        int n = ownedAscending.length;
+        long q = load[c] / size[c];
+        long r = load[c] % size[c];
+        return r > 0 ? ownedAscending[(int) (n - r)] <= q : ownedAscending[0] <= q - 1;
+    }
+
     private void augment(PathSearch search, int target, long h) {
-        long amount = (h - 1) * size[target] - load[target];
+        augment(search, target, h, (h - 1) * size[target] - load[target]);
+    }
+
+    /** Moves up to {@code limit} shards along the path found to {@code target} (limited by the path). */
+    private void augment(PathSearch search, int target, long h, long limit) {
+        long amount = limit;
         int c = target;
         int source = -1;
         while (c >= 0) {
@@ -217,6 +266,62 @@ final class ClassBalancer {
         load[source] -= amount;
     }
 
+    /**
+     * Balance-neutral exchanges that keep more owned shards: when class {@code A} lacks a shard of stream
+     * {@code s} that its members owned (held below owned), class {@code B} holds a shard of {@code s} nobody
+     * there owned, and {@code A} holds a non-owned shard of a stream {@code s2} that {@code B} reads, the two
+     * classes swap one shard each. Loads do not change; one move less. Bounded work (at most
+     * {@code workLimit} steps) keeps the pass near-linear on huge inputs.
+     */
+    void exchange(long workLimit) {
+        long work = 0;
+        boolean changed = true;
+        while (changed && work < workLimit) {
+            changed = false;
+            for (int a = 0; a < cls.count() && work < workLimit; a++) {
+                int[] streamsA = cls.streams[a];
+                for (int j = 0; j < streamsA.length && work < workLimit; j++) {
+                    while (held[a][j] < owned[a][j] && work < workLimit) {
+                        if (!swapOne(a, j)) {
+                            break;
+                        }
+                        changed = true;
+                    }
+                    work += cls.streamClasses[streamsA[j]].length;
+                }
+            }
+        }
+    }
+
+    private boolean swapOne(int a, int j) {
+        int s = cls.streams[a][j];
+        int[] classes = cls.streamClasses[s];
+        int[] positions = cls.streamPositions[s];
+        int[] streamsA = cls.streams[a];
+        for (int k = 0; k < classes.length; k++) {
+            int b = classes[k];
+            int jb = positions[k];
+            if (b == a || held[b][jb] <= owned[b][jb]) {
+                continue;
+            }
+            for (int j2 = 0; j2 < streamsA.length; j2++) {
+                if (j2 == j || held[a][j2] <= owned[a][j2]) {
+                    continue;
+                }
+                int jb2 = cls.position(b, streamsA[j2]);
+                if (jb2 < 0) {
+                    continue;
+                }
+                held[b][jb]--;
+                held[a][j]++;
+                held[a][j2]--;
+                held[b][jb2]++;
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** 0-1 BFS over classes and streams; reusable. */
     private final class PathSearch {
         final int classes;
@@ -238,14 +343,14 @@ final class ClassBalancer {
         }
 
         /** Finds the cheapest path from a class at top level {@code h} to one at {@code h - 2} or lower. */
-        int run(long h, boolean[] frozen) {
+        int run(long h, boolean[] frozen, boolean neutral) {
             Arrays.fill(dist, Integer.MAX_VALUE);
             Arrays.fill(reached, false);
             int cap = deque.length;
             int head = 0;
             int tail = 0;
             for (int c = 0; c < classes; c++) {
-                if (!frozen[c] && load[c] > 0 && top(c) == h) {
+                if (!frozen[c] && load[c] > 0 && top(c) == h && (!neutral || releasesNothingOwned(c))) {
                     dist[c] = 0;
                     parentStream[c] = -1;
                     deque[tail] = c;
@@ -261,7 +366,8 @@ final class ClassBalancer {
                         continue;
                     }
                     reached[c] = true;
-                    if (bottom(c) <= h - 2) {
+                    if (!neutral && bottom(c) <= h - 2
+                            || neutral && parentStream[c] >= 0 && bottom(c) == h - 1 && keepingRoom(c) > 0) {
                         return c;
                     }
                     int[] streams = cls.streams[c];
@@ -270,6 +376,9 @@ final class ClassBalancer {
                             continue;
                         }
                         int cost = held[c][j] > owned[c][j] ? 0 : 1;
+                        if (neutral && cost > 0) {
+                            continue;
+                        }
                         int s = classes + streams[j];
                         int d = dist[c] + cost;
                         if (d < dist[s]) {

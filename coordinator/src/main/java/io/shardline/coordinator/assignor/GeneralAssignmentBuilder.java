@@ -19,11 +19,16 @@ import java.util.Arrays;
  */
 final class GeneralAssignmentBuilder {
 
+    /** Bound on the steps of {@link ClassBalancer#exchange}: keeps the path near-linear on huge inputs. */
+    private static final long EXCHANGE_WORK_LIMIT = 20_000_000L;
+
     private final StickyInput in;
     private final SubscriptionClasses cls;
     private final int[] assignee;
     private final int[] count;
     private final int[] target;
+    /** Shards per class and stream position decided by the {@link ClassBalancer}. */
+    private int[][] budget0;
 
     GeneralAssignmentBuilder(StickyInput in) {
         this.in = in;
@@ -41,14 +46,15 @@ final class GeneralAssignmentBuilder {
         for (int c = 0; c < budget.length; c++) {
             budget[c] = balancer.held[c].clone();
         }
+        budget0 = balancer.held;
         int[][] owned = OwnedShards.byMember(in.owner, in.memberCount());
         setTargets(balancer.load, owned);
-        keepOwned(owned, budget);
+        keepOwned(owned, budget, balancer.owned);
         int[] classOfShard = new int[in.shardCount()];
         Arrays.fill(classOfShard, -1);
         handOutPool(budget, classOfShard);
         fillClasses(classOfShard);
-        MoveReducer.giveBack(in, cls, assignee);
+        MoveReducer.giveBack(in, cls, assignee, EXCHANGE_WORK_LIMIT);
         return assignee;
     }
 
@@ -85,6 +91,8 @@ final class GeneralAssignmentBuilder {
         ClassBalancer balancer = new ClassBalancer(cls, owned, memberOwned);
         balancer.placeFree(free);
         balancer.improve();
+        balancer.exchange(EXCHANGE_WORK_LIMIT);
+        balancer.reduceMoves(EXCHANGE_WORK_LIMIT);
         return balancer;
     }
 
@@ -107,10 +115,11 @@ final class GeneralAssignmentBuilder {
 
     /**
      * Each member keeps owned shards up to its target while its class's budget for the stream lasts
-     * (rack-matching ones first). Members that keep everything go first, so that members with more than
-     * their target give up shards of the streams whose budget is short.
+     * (rack-matching ones first). Members that keep everything go first, and everyone keeps shards of
+     * uncontested streams (budget at least what the class owned) before contested ones, so that members
+     * over their target give up shards of the streams whose budget is short.
      */
-    private void keepOwned(int[][] owned, int[][] budget) {
+    private void keepOwned(int[][] owned, int[][] budget, int[][] classOwned) {
         for (int pass = 0; pass < 2; pass++) {
             for (int m = 0; m < owned.length; m++) {
                 boolean surplus = owned[m].length > target[m];
@@ -118,25 +127,25 @@ final class GeneralAssignmentBuilder {
                     continue;
                 }
                 int c = cls.classOf[m];
-                if (in.racks.enabled()) {
-                    for (int s : owned[m]) {
-                        if (in.racks.matches(m, s)) {
-                            maybeKeep(s, m, c, budget);
+                for (int contested = 0; contested < 2; contested++) {
+                    for (int rack = in.racks.enabled() ? 0 : 1; rack < 2; rack++) {
+                        for (int s : owned[m]) {
+                            int j = cls.position(c, in.streamOfShard[s]);
+                            boolean isContested = classOwned[c][j] > budget0[c][j];
+                            if (isContested == (contested == 1) && (rack == 1 || in.racks.matches(m, s))) {
+                                maybeKeep(s, m, c, j, budget);
+                            }
                         }
                     }
-                }
-                for (int s : owned[m]) {
-                    maybeKeep(s, m, c, budget);
                 }
             }
         }
     }
 
-    private void maybeKeep(int s, int m, int c, int[][] budget) {
+    private void maybeKeep(int s, int m, int c, int j, int[][] budget) {
         if (assignee[s] != -1 || count[m] >= target[m]) {
             return;
         }
-        int j = cls.position(c, in.streamOfShard[s]);
         if (budget[c][j] > 0) {
             budget[c][j]--;
             give(s, m);
