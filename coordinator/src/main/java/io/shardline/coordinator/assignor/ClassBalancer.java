@@ -14,7 +14,7 @@ import java.util.Arrays;
  * Without such a path no member-level improving path exists either, which makes the loads an optimal
  * semi-matching (Harvey et al.): the maximum, the minimum and every convex measure of balance are optimal
  * at once, so the result is at least as balanced as Kafka's single-move local search. Paths are found by
- * 0-1 BFS (passing on a shard that was not owned there costs nothing, an owned one costs a move) and
+ * a cheapest-path search (passing on a shard that was not owned there costs nothing, an owned one a move) and
  * augmented in bulk; classes from which no path leaves at the top level are frozen for good.
  * Not thread-safe; one per call.
  */
@@ -30,11 +30,21 @@ final class ClassBalancer {
     private final int[] size;
     /** Owned shard counts of each class's members, ascending. */
     private final int[][] memberOwned;
+    /** Prefix sums of {@link #memberOwned}. */
+    private final long[][] memberOwnedSums;
 
     ClassBalancer(SubscriptionClasses cls, int[][] owned, int[][] memberOwned) {
         this.cls = cls;
         this.owned = owned;
         this.memberOwned = memberOwned;
+        this.memberOwnedSums = new long[memberOwned.length][];
+        for (int c = 0; c < memberOwned.length; c++) {
+            long[] sums = new long[memberOwned[c].length + 1];
+            for (int i = 0; i < memberOwned[c].length; i++) {
+                sums[i + 1] = sums[i] + memberOwned[c][i];
+            }
+            memberOwnedSums[c] = sums;
+        }
         int k = cls.count();
         held = new int[k][];
         load = new long[k];
@@ -215,6 +225,39 @@ final class ClassBalancer {
         }
     }
 
+    /**
+     * Owned shards class {@code c} will give up anyway: what its members own beyond their targets, minus
+     * owned shards already outside the class's stream budgets. Passing one of them on costs no extra move.
+     */
+    private long surplus(int c) {
+        int[] a = memberOwned[c];
+        long[] sums = memberOwnedSums[c];
+        int n = a.length;
+        long q = load[c] / size[c];
+        int r = (int) (load[c] % size[c]);
+        long beyond = excess(a, sums, 0, n - r, q) + excess(a, sums, n - r, n, q + 1);
+        long outside = 0;
+        for (int j = 0; j < held[c].length; j++) {
+            outside += Math.max(0, owned[c][j] - held[c][j]);
+        }
+        return beyond - outside;
+    }
+
+    /** Sum of {@code max(0, a[i] - limit)} for {@code i} in {@code [from, to)} of an ascending array. */
+    private static long excess(int[] a, long[] sums, int from, int to, long limit) {
+        int lo = from;
+        int hi = to;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (a[mid] > limit) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        return sums[to] - sums[lo] - limit * (to - lo);
+    }
+
     /** True when taking one shard from class {@code c} lowers the target of a member owning no more than it. */
     private boolean releasesNothingOwned(int c) {
         int[] ownedAscending = memberOwned[c];
@@ -241,7 +284,8 @@ final class ClassBalancer {
             }
             int from = search.parentClass[stream];
             int j = search.parentPosition[stream];
-            int slack = held[from][j] > owned[from][j] ? held[from][j] - owned[from][j] : held[from][j];
+            int slack = held[from][j] > owned[from][j] ? held[from][j] - owned[from][j]
+                    : (int) Math.min(held[from][j], Math.max(1, surplus(from)));
             amount = Math.min(amount, slack);
             c = from;
         }
@@ -322,15 +366,24 @@ final class ClassBalancer {
         return false;
     }
 
-    /** 0-1 BFS over classes and streams; reusable. */
+    /**
+     * Cheapest-path search over classes and streams with a bucket queue (Dial): passing on a shard nobody
+     * owned where it is costs 0, an owned one the class will give up anyway ({@link #surplus}) costs 1, any
+     * other owned one 2. Reusable.
+     */
     private final class PathSearch {
         final int classes;
         final int[] dist;
         final int[] parentStream;
         final int[] parentClass;
         final int[] parentPosition;
-        final int[] deque;
         final boolean[] reached;
+        /** Bucket heads by distance, then entries as linked lists. */
+        int[] bucket;
+        int[] entryNode = new int[1024];
+        int[] entryDist = new int[1024];
+        int[] entryNext = new int[1024];
+        int entries;
 
         PathSearch(int classes, int streams) {
             this.classes = classes;
@@ -338,73 +391,96 @@ final class ClassBalancer {
             parentStream = new int[classes];
             parentClass = new int[streams];
             parentPosition = new int[streams];
-            deque = new int[4 * (classes + streams) + 4];
             reached = new boolean[classes];
+            bucket = new int[2 * (classes + streams) + 3];
         }
 
-        /** Finds the cheapest path from a class at top level {@code h} to one at {@code h - 2} or lower. */
+        private void push(int node, int d) {
+            if (entries == entryNode.length) {
+                int grown = entries * 2;
+                entryNode = Arrays.copyOf(entryNode, grown);
+                entryDist = Arrays.copyOf(entryDist, grown);
+                entryNext = Arrays.copyOf(entryNext, grown);
+            }
+            entryNode[entries] = node;
+            entryDist[entries] = d;
+            entryNext[entries] = bucket[d];
+            bucket[d] = entries++;
+        }
+
+        /**
+         * Finds the cheapest path from a class at top level {@code h} to one at {@code h - 2} or lower, or in
+         * {@code neutral} mode (free shards only) to one at bottom level {@code h - 1} where a member would keep
+         * one more owned shard. Returns the target class or -1; parents describe the path.
+         */
         int run(long h, boolean[] frozen, boolean neutral) {
             Arrays.fill(dist, Integer.MAX_VALUE);
             Arrays.fill(reached, false);
-            int cap = deque.length;
-            int head = 0;
-            int tail = 0;
+            Arrays.fill(bucket, -1);
+            entries = 0;
             for (int c = 0; c < classes; c++) {
                 if (!frozen[c] && load[c] > 0 && top(c) == h && (!neutral || releasesNothingOwned(c))) {
                     dist[c] = 0;
                     parentStream[c] = -1;
-                    deque[tail] = c;
-                    tail = (tail + 1) % cap;
+                    push(c, 0);
                 }
             }
-            while (head != tail) {
-                int node = deque[head];
-                head = (head + 1) % cap;
-                if (node < classes) {
-                    int c = node;
-                    if (reached[c]) {
+            for (int d = 0; d < bucket.length; d++) {
+                while (bucket[d] != -1) {
+                    int e = bucket[d];
+                    bucket[d] = entryNext[e];
+                    int node = entryNode[e];
+                    if (entryDist[e] != dist[node]) {
                         continue;
                     }
-                    reached[c] = true;
-                    if (!neutral && bottom(c) <= h - 2
-                            || neutral && parentStream[c] >= 0 && bottom(c) == h - 1 && keepingRoom(c) > 0) {
-                        return c;
+                    int target = node < classes ? visitClass(node, h, frozen, neutral) : visitStream(node, frozen);
+                    if (target >= 0) {
+                        return target;
                     }
-                    int[] streams = cls.streams[c];
-                    for (int j = 0; j < streams.length; j++) {
-                        if (held[c][j] == 0) {
-                            continue;
-                        }
-                        int cost = held[c][j] > owned[c][j] ? 0 : 1;
-                        if (neutral && cost > 0) {
-                            continue;
-                        }
-                        int s = classes + streams[j];
-                        int d = dist[c] + cost;
-                        if (d < dist[s]) {
-                            dist[s] = d;
-                            parentClass[streams[j]] = c;
-                            parentPosition[streams[j]] = j;
-                            if (cost == 0) {
-                                head = (head - 1 + cap) % cap;
-                                deque[head] = s;
-                            } else {
-                                deque[tail] = s;
-                                tail = (tail + 1) % cap;
-                            }
-                        }
-                    }
-                } else {
-                    int stream = node - classes;
-                    int d = dist[node];
-                    for (int c : cls.streamClasses[stream]) {
-                        if (!frozen[c] && !reached[c] && d < dist[c]) {
-                            dist[c] = d;
-                            parentStream[c] = stream;
-                            head = (head - 1 + cap) % cap;
-                            deque[head] = c;
-                        }
-                    }
+                }
+            }
+            return -1;
+        }
+
+        private int visitClass(int c, long h, boolean[] frozen, boolean neutral) {
+            if (reached[c]) {
+                return -1;
+            }
+            reached[c] = true;
+            if (!neutral && bottom(c) <= h - 2
+                    || neutral && parentStream[c] >= 0 && bottom(c) == h - 1 && keepingRoom(c) > 0) {
+                return c;
+            }
+            int[] streams = cls.streams[c];
+            long surplus = neutral ? 0 : surplus(c);
+            for (int j = 0; j < streams.length; j++) {
+                if (held[c][j] == 0) {
+                    continue;
+                }
+                int cost = held[c][j] > owned[c][j] ? 0 : surplus > 0 ? 1 : 2;
+                if (neutral && cost > 0) {
+                    continue;
+                }
+                int s = classes + streams[j];
+                int d = dist[c] + cost;
+                if (d < dist[s]) {
+                    dist[s] = d;
+                    parentClass[streams[j]] = c;
+                    parentPosition[streams[j]] = j;
+                    push(s, d);
+                }
+            }
+            return -1;
+        }
+
+        private int visitStream(int node, boolean[] frozen) {
+            int stream = node - classes;
+            int d = dist[node];
+            for (int c : cls.streamClasses[stream]) {
+                if (!frozen[c] && !reached[c] && d < dist[c]) {
+                    dist[c] = d;
+                    parentStream[c] = stream;
+                    push(c, d);
                 }
             }
             return -1;

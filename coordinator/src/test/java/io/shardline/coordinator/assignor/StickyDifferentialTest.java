@@ -1,0 +1,174 @@
+package io.shardline.coordinator.assignor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.shardline.api.assignor.GroupAssignment;
+import io.shardline.api.assignor.GroupSpec;
+import io.shardline.api.assignor.MemberAssignment;
+import io.shardline.api.assignor.ShardSet;
+import io.shardline.coordinator.assignor.testing.AssignmentChecks;
+import io.shardline.coordinator.assignor.testing.AssignmentProblem;
+import io.shardline.coordinator.assignor.testing.KafkaOracle;
+import io.shardline.coordinator.assignor.testing.ProblemShape;
+import io.shardline.coordinator.assignor.testing.RandomProblems;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code sticky} and {@code cooperative-sticky} against Kafka's {@code StickyAssignor} and
+ * {@code CooperativeStickyAssignor} on thousands of seeded random problems per run (joins and leaves,
+ * duplicate claims across generations, racks, identical and non-identical subscriptions). The base seed is
+ * printed; rerun one with {@code -Dshardline.seed=N}.
+ *
+ * <p>Ours must always be valid, give members with identical subscriptions counts that differ by at most
+ * one, and be at least as balanced as Kafka's by every measure (Kafka's balance score, max minus min);
+ * where the balance is the same, ours moves no more shards than Kafka's. Where ours is strictly better
+ * balanced it may move more: balance comes first. Kafka's answers that are not valid (its general path
+ * sometimes keeps a shard of a stream the member left, or throws) are counted and skipped.
+ */
+class StickyDifferentialTest {
+
+    private static final int SMALL_PROBLEMS = 2000;
+    private static final int MEDIUM_PROBLEMS = 250;
+
+    @Test
+    void smallProblems() {
+        run(ProblemShape.small(), SMALL_PROBLEMS);
+    }
+
+    @Test
+    void mediumProblems() {
+        run(ProblemShape.medium(), MEDIUM_PROBLEMS);
+    }
+
+    private static void run(ProblemShape shape, int problems) {
+        long base = RandomProblems.baseSeed();
+        System.out.println("StickyDifferentialTest base seed " + base + " (" + problems + " problems of " + shape + ")");
+        Stats stats = new Stats();
+        for (int i = 0; i < problems; i++) {
+            check(RandomProblems.generate(base + i, shape), stats);
+        }
+        System.out.println("StickyDifferentialTest " + stats);
+        assertThat(stats.compared).as("problems compared with Kafka").isGreaterThan(problems / 2);
+    }
+
+    private static void check(AssignmentProblem p, Stats stats) {
+        GroupAssignment sticky = new StickyAssignor().assign(p.group(), p.shards());
+        GroupAssignment cooperative = new CooperativeStickyAssignor().assign(p.group(), p.shards());
+        AssignmentChecks.assertValid(p, sticky);
+        AssignmentChecks.assertValidAllowingUnassigned(p, cooperative);
+        assertThat(AssignmentChecks.maxSpreadAmongIdenticalSubscriptions(p.group(), sticky))
+                .as("spread among identical subscriptions, %s", p).isLessThanOrEqualTo(1);
+        assertSubset(p, cooperative, sticky);
+        assertThat(AssignmentChecks.moves(p.group(), cooperative))
+                .as("cooperative-sticky gives no shard to a new owner while another member holds it, %s", p)
+                .isZero();
+
+        GroupAssignment kafkaSticky = kafka(new org.apache.kafka.clients.consumer.StickyAssignor(), p, true);
+        GroupAssignment kafkaCooperative =
+                kafka(new org.apache.kafka.clients.consumer.CooperativeStickyAssignor(), p, false);
+        if (kafkaSticky == null || kafkaCooperative == null) {
+            stats.kafkaInvalid++;
+            return;
+        }
+        stats.compared++;
+        long ours = AssignmentChecks.balanceScore(sticky);
+        long theirs = AssignmentChecks.balanceScore(kafkaSticky);
+        assertThat(ours).as("balance score (lower is better) vs Kafka's %d, %s", theirs, p).isLessThanOrEqualTo(theirs);
+        assertThat(AssignmentChecks.spread(sticky)).as("max - min vs Kafka's, %s", p)
+                .isLessThanOrEqualTo(AssignmentChecks.spread(kafkaSticky));
+        long ourMoves = AssignmentChecks.moves(p.group(), sticky);
+        long theirMoves = AssignmentChecks.moves(p.group(), kafkaSticky);
+        stats.ourMoves += ourMoves;
+        stats.theirMoves += theirMoves;
+        if (ours < theirs) {
+            stats.betterBalanced++;
+            return;
+        }
+        assertThat(ourMoves).as("moves at equal balance vs Kafka's %d, %s", theirMoves, p)
+                .isLessThanOrEqualTo(theirMoves);
+        checkCooperativeRounds(p, cooperative, kafkaCooperative, stats);
+    }
+
+    /**
+     * Two cooperative rounds each (members apply the first answer): where Kafka's second answer is complete
+     * and as balanced as ours, ours revoked no more shards over both rounds.
+     */
+    private static void checkCooperativeRounds(AssignmentProblem p, GroupAssignment ours, GroupAssignment theirs,
+            Stats stats) {
+        GroupSpec oursApplied = StickyPropertiesTest.applied(p.group(), ours);
+        GroupSpec theirsApplied = StickyPropertiesTest.applied(p.group(), theirs);
+        GroupAssignment oursSecond = new CooperativeStickyAssignor().assign(oursApplied, p.shards());
+        GroupAssignment theirsSecond = kafka(new org.apache.kafka.clients.consumer.CooperativeStickyAssignor(),
+                new AssignmentProblem(p.seed(), theirsApplied, p.shards()), true);
+        if (theirsSecond == null) {
+            stats.kafkaCooperativeNotConverged++;
+            return;
+        }
+        long ourBalance = AssignmentChecks.balanceScore(oursSecond);
+        long theirBalance = AssignmentChecks.balanceScore(theirsSecond);
+        assertThat(ourBalance).as("cooperative balance after two rounds vs Kafka's %d, %s", theirBalance, p)
+                .isLessThanOrEqualTo(theirBalance);
+        if (ourBalance == theirBalance) {
+            long ourRevocations = revocations(p.group(), ours) + revocations(oursApplied, oursSecond);
+            long theirRevocations = revocations(p.group(), theirs) + revocations(theirsApplied, theirsSecond);
+            assertThat(ourRevocations).as("revocations over two cooperative rounds vs Kafka's %d, %s",
+                    theirRevocations, p).isLessThanOrEqualTo(theirRevocations);
+        }
+    }
+
+    private static GroupAssignment kafka(ConsumerPartitionAssignor assignor, AssignmentProblem p, boolean complete) {
+        try {
+            GroupAssignment result = KafkaOracle.run(assignor, p);
+            return AssignmentChecks.violations(p.group(), p.shards(), result, complete).isEmpty() ? result : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static void assertSubset(AssignmentProblem p, GroupAssignment part, GroupAssignment whole) {
+        for (Map.Entry<String, MemberAssignment> e : part.members().entrySet()) {
+            e.getValue().shards().forEach((stream, set) -> {
+                ShardSet all = whole.member(e.getKey()).shardsOf(stream);
+                for (int i = 0; i < set.size(); i++) {
+                    assertThat(all.contains(set.get(i)))
+                            .as("%s[%d] of %s is in the sticky result too, %s", stream, set.get(i), e.getKey(), p)
+                            .isTrue();
+                }
+            });
+        }
+    }
+
+    /** Shards whose previous owner (highest generation, ties void) does not get them. */
+    static long revocations(GroupSpec group, GroupAssignment assignment) {
+        Map<String, int[]> owners = AssignmentChecks.previousOwners(group);
+        long revoked = 0;
+        for (Map.Entry<String, int[]> e : owners.entrySet()) {
+            int[] owner = e.getValue();
+            for (int shard = 0; shard < owner.length; shard++) {
+                if (owner[shard] >= 0) {
+                    String id = group.members().get(owner[shard]).memberId();
+                    revoked += assignment.member(id).shardsOf(e.getKey()).contains(shard) ? 0 : 1;
+                }
+            }
+        }
+        return revoked;
+    }
+
+    private static final class Stats {
+        int compared;
+        int kafkaInvalid;
+        int betterBalanced;
+        int kafkaCooperativeNotConverged;
+        long ourMoves;
+        long theirMoves;
+
+        @Override
+        public String toString() {
+            return "compared=" + compared + " kafkaInvalidOrFailed=" + kafkaInvalid + " strictlyBetterBalanced="
+                    + betterBalanced + " kafkaCooperativeIncompleteAfterTwoRounds=" + kafkaCooperativeNotConverged
+                    + " moves ours/Kafka=" + ourMoves + "/" + theirMoves;
+        }
+    }
+}
