@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
  */
 class StickyDifferentialTest {
 
-    private static final int SMALL_PROBLEMS = 2000;
-    private static final int MEDIUM_PROBLEMS = 250;
+    private static final int SMALL_PROBLEMS = 1500;
+    private static final int MEDIUM_PROBLEMS = 200;
 
     @Test
     void smallProblems() {
