@@ -49,7 +49,9 @@ final class AssignmentCollector {
         }
         int[][] arrays = new int[subscribers.length][];
         for (int k = 0; k < subscribers.length; k++) {
-            arrays[k] = new int[counts[k]];
+            if (counts[k] > 0) {
+                arrays[k] = new int[counts[k]];
+            }
         }
         int[] fill = new int[subscribers.length];
         for (int shard = 0; shard < ownerRank.length; shard++) {
@@ -59,7 +61,9 @@ final class AssignmentCollector {
             }
         }
         for (int k = 0; k < subscribers.length; k++) {
-            put(subscribers[k], stream, arrays[k]);
+            if (arrays[k] != null) {
+                put(subscribers[k], stream, arrays[k]);
+            }
         }
     }
 

@@ -5,12 +5,11 @@ import io.shardline.api.assignor.GroupAssignment;
 import io.shardline.api.assignor.GroupSpec;
 import io.shardline.api.assignor.MemberSubscription;
 import io.shardline.api.assignor.ShardDescriber;
-import io.shardline.api.assignor.StreamDescription;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * {@code range}: Kafka's {@code RangeAssignor} (with its rack-aware mode of KIP-881, Kafka 3.5+), with a stream
@@ -56,24 +55,19 @@ public final class RangeAssignor implements Assignor {
 
     /** The known, non-empty streams that have subscribers, by name. */
     private static List<RangeStream> streams(MemberSubscription[] members, ShardDescriber shards) {
-        TreeMap<String, List<Integer>> subscribers = new TreeMap<>();
+        String[] memberRacks = new String[members.length];
         for (int m = 0; m < members.length; m++) {
-            for (String stream : members[m].subscriptions()) {
-                if (shards.shardCount(stream) > 0) {
-                    subscribers.computeIfAbsent(stream, s -> new ArrayList<>()).add(m);
-                }
-            }
+            memberRacks[m] = MemberOrder.rackOf(members[m]).orElse(null);
         }
-        List<RangeStream> result = new ArrayList<>(subscribers.size());
-        subscribers.forEach((stream, list) -> {
-            int[] indexes = list.stream().mapToInt(Integer::intValue).toArray();
+        List<RangeStream> result = new ArrayList<>();
+        for (StreamSubscribers entry : StreamSubscribers.of(members, shards)) {
+            int[] indexes = entry.members();
             String[] racks = new String[indexes.length];
             for (int k = 0; k < indexes.length; k++) {
-                racks[k] = MemberOrder.rackOf(members[indexes[k]]).orElse(null);
+                racks[k] = memberRacks[indexes[k]];
             }
-            StreamDescription description = shards.streams().get(stream);
-            result.add(new RangeStream(description, indexes, racks));
-        });
+            result.add(new RangeStream(entry.stream(), indexes, racks));
+        }
         return result;
     }
 
@@ -82,12 +76,12 @@ public final class RangeAssignor implements Assignor {
      * streams are co-partitioned, single streams matched on their own if they need it.
      */
     private static void assignWithRackMatching(List<RangeStream> streams) {
-        Map<List<Integer>, Map<Integer, List<RangeStream>>> groups = new LinkedHashMap<>();
+        Map<SubscriberSet, Map<Integer, List<RangeStream>>> groups = new LinkedHashMap<>();
         for (RangeStream s : streams) {
             if (!s.anySubscriberRack) {
                 continue; // Kafka looks at no shard rack here: nothing can match.
             }
-            groups.computeIfAbsent(asList(s.subscribers), k -> new LinkedHashMap<>())
+            groups.computeIfAbsent(new SubscriberSet(s.subscribers), k -> new LinkedHashMap<>())
                     .computeIfAbsent(s.shardCount(), k -> new ArrayList<>())
                     .add(s);
         }
@@ -102,11 +96,21 @@ public final class RangeAssignor implements Assignor {
         }
     }
 
-    private static List<Integer> asList(int[] a) {
-        List<Integer> list = new ArrayList<>(a.length);
-        for (int v : a) {
-            list.add(v);
+    /** Member indexes compared by content, as a map key. */
+    private record SubscriberSet(int[] members) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof SubscriberSet other && Arrays.equals(members, other.members);
         }
-        return list;
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(members);
+        }
+
+        @Override
+        public String toString() {
+            return Arrays.toString(members);
+        }
     }
 }

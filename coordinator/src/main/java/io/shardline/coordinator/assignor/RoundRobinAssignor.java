@@ -5,10 +5,7 @@ import io.shardline.api.assignor.GroupAssignment;
 import io.shardline.api.assignor.GroupSpec;
 import io.shardline.api.assignor.MemberSubscription;
 import io.shardline.api.assignor.ShardDescriber;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.TreeMap;
 
 /**
  * {@code round-robin}: Kafka's {@code RoundRobinAssignor}, with a stream read as a topic and a shard as a
@@ -38,17 +35,16 @@ public final class RoundRobinAssignor implements Assignor {
     public GroupAssignment assign(GroupSpec group, ShardDescriber shards) {
         MemberSubscription[] members = MemberOrder.sorted(group);
         AssignmentCollector out = new AssignmentCollector(members);
-        TreeMap<String, List<Integer>> subscribersByStream = subscribersByStream(members, shards);
         int next = 0;
-        for (var entry : subscribersByStream.entrySet()) {
-            String stream = entry.getKey();
-            int[] subscribers = entry.getValue().stream().mapToInt(Integer::intValue).toArray();
-            int shardCount = shards.shardCount(stream);
+        for (StreamSubscribers entry : StreamSubscribers.of(members, shards)) {
+            String stream = entry.stream().name();
+            int[] subscribers = entry.members();
+            int shardCount = entry.stream().shardCount();
             int k = subscribers.length;
             int start = firstAtOrAfter(subscribers, next);
-            for (int j = 0; j < k; j++) {
+            for (int j = 0; j < Math.min(k, shardCount); j++) {
                 // Subscriber (start + j) mod k gets shards j, j + k, j + 2k, ...
-                int count = shardCount > j ? (shardCount - j + k - 1) / k : 0;
+                int count = (shardCount - j + k - 1) / k;
                 int[] mine = new int[count];
                 for (int c = 0, shard = j; c < count; c++, shard += k) {
                     mine[c] = shard;
@@ -59,20 +55,6 @@ public final class RoundRobinAssignor implements Assignor {
             next = (last + 1) % members.length;
         }
         return out.build();
-    }
-
-    /** Per known, non-empty stream with subscribers: the subscribers' indexes in member order. */
-    private static TreeMap<String, List<Integer>> subscribersByStream(MemberSubscription[] members,
-                                                                      ShardDescriber shards) {
-        TreeMap<String, List<Integer>> result = new TreeMap<>();
-        for (int m = 0; m < members.length; m++) {
-            for (String stream : members[m].subscriptions()) {
-                if (shards.shardCount(stream) > 0) {
-                    result.computeIfAbsent(stream, s -> new ArrayList<>()).add(m);
-                }
-            }
-        }
-        return result;
     }
 
     /** The position in the ascending {@code subscribers} of the first index {@code >= from}, wrapping to 0. */
