@@ -131,7 +131,7 @@ final class GroupChanges {
         }
         TargetResult target;
         try {
-            Assignor assignor = assignors.apply(group.config().assignor());
+            Assignor assignor = assignor();
             if (assignor == null) {
                 throw new AssignorException("group '" + group.groupId() + "': no assignor named '"
                         + group.config().assignor() + "'", null);
@@ -165,6 +165,15 @@ final class GroupChanges {
                     startRevocation(m, removed);
                 }
             }
+        }
+    }
+
+    private Assignor assignor() {
+        try {
+            return assignors.apply(group.config().assignor());
+        } catch (RuntimeException e) {
+            throw new AssignorException("group '" + group.groupId() + "': cannot load assignor '"
+                    + group.config().assignor() + "': " + e.getMessage(), e);
         }
     }
 

@@ -143,15 +143,17 @@ public final class Membership {
     }
 
     private List<MemberAction> reconcile(SortedMap<ShardId, Integer> assigned, List<MemberAction> actions) {
-        for (Map.Entry<ShardId, Integer> e : new ArrayList<>(owned.entrySet())) {
-            Integer epoch = assigned.get(e.getKey());
+        // Copy the keys: a TreeMap entry object may be reused for another key when a node is removed.
+        for (ShardId shard : new ArrayList<>(owned.keySet())) {
+            Integer ownedEpoch = owned.get(shard);
+            Integer epoch = assigned.get(shard);
             if (epoch == null) {
-                owned.remove(e.getKey());
-                revoking.put(e.getKey(), RevokeState.DRAINING);
-                actions.add(new RevokeShard(e.getKey()));
-            } else if (!epoch.equals(e.getValue())) {
-                actions.addAll(fenceAll("owner epoch of " + e.getKey() + " changed from " + e.getValue() + " to "
-                        + epoch + " while owned"));
+                owned.remove(shard);
+                revoking.put(shard, RevokeState.DRAINING);
+                actions.add(new RevokeShard(shard));
+            } else if (!epoch.equals(ownedEpoch)) {
+                actions.addAll(fenceAll("owner epoch of " + shard + " changed from " + ownedEpoch + " to " + epoch
+                        + " while owned"));
                 return actions;
             }
         }

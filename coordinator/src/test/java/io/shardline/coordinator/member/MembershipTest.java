@@ -175,6 +175,16 @@ class MembershipTest {
     }
 
     @Test
+    void testRevokingOneOfManyShardsRevokesExactlyThatShard() {
+        ShardId s2 = shards(2).get(0);
+        joinWith(0, Map.of(S0, 1, S1, 1, s2, 1));
+        SentHeartbeat hb = member.heartbeat(500);
+        assertEquals(List.of(new RevokeShard(S1)), member.onResponse(510, hb.requestId(), ok(5, Map.of(S0, 1, s2, 1))));
+        assertEquals(Map.of(S0, 1, s2, 1), member.owned());
+        assertEquals(Map.of(S1, RevokeState.DRAINING), member.revoking());
+    }
+
+    @Test
     void testOwnerEpochChangeWhileOwnedFences() {
         joinWith(0, Map.of(S0, 1));
         SentHeartbeat hb = member.heartbeat(500);

@@ -1,0 +1,61 @@
+package io.shardline.coordinator.simulation;
+
+import io.shardline.coordinator.group.RebalanceProtocol;
+import java.util.Random;
+
+/**
+ * The shape of one simulated run, drawn from its seed.
+ *
+ * @param members members at the start
+ * @param shards shards of the stream at the start
+ * @param protocol the group's rebalance protocol
+ * @param assignor the assignor name
+ * @param staticMembers true when members carry static instance ids
+ * @param sessionTimeoutMs the session timeout
+ * @param heartbeatIntervalMs the heartbeat interval
+ * @param selfFenceMarginMs the members' self-fence margin
+ * @param maxDrainMs the longest a revoked shard takes to drain
+ * @param faultEndMs when faults and membership changes stop
+ */
+record SimConfig(
+        int members,
+        int shards,
+        RebalanceProtocol protocol,
+        String assignor,
+        boolean staticMembers,
+        int sessionTimeoutMs,
+        int heartbeatIntervalMs,
+        int selfFenceMarginMs,
+        int maxDrainMs,
+        long faultEndMs) {
+
+    /** Request timeout of a member: two heartbeat intervals. */
+    int requestTimeoutMs() {
+        return 2 * heartbeatIntervalMs;
+    }
+
+    /**
+     * The stability bound this run is checked against, from the end of faults: one session timeout (the last
+     * dead member or ghost expires; a new leader's grace ends) plus 12 heartbeat intervals and two drains
+     * (revoke, report, grant, start, for a member that must first rejoin).
+     */
+    long stabilityBoundMs() {
+        return sessionTimeoutMs + 12L * heartbeatIntervalMs + 2L * maxDrainMs;
+    }
+
+    static SimConfig draw(Random random) {
+        int session = 3000;
+        int heartbeat = 300;
+        return new SimConfig(
+                2 + random.nextInt(4),
+                2 + random.nextInt(14),
+                random.nextInt(4) == 0 ? RebalanceProtocol.EAGER : RebalanceProtocol.COOPERATIVE,
+                random.nextBoolean() ? "range" : "round-robin",
+                random.nextInt(3) == 0,
+                session,
+                heartbeat,
+                2 * heartbeat + 200,
+                200,
+                8_000 + random.nextInt(12_000));
+    }
+}

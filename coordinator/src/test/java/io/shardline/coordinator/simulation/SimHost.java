@@ -1,0 +1,108 @@
+package io.shardline.coordinator.simulation;
+
+import io.shardline.coordinator.CoordinatorMetrics;
+import io.shardline.coordinator.CoordinatorResult;
+import io.shardline.coordinator.GroupCoordinator;
+import io.shardline.coordinator.group.Group;
+import io.shardline.coordinator.group.GroupConfig;
+import io.shardline.coordinator.protocol.HeartbeatRequest;
+import io.shardline.coordinator.protocol.HeartbeatResponse;
+import io.shardline.coordinator.protocol.LeaveRequest;
+import io.shardline.coordinator.record.ChangeReason;
+import io.shardline.coordinator.record.CoordinatorRecord;
+import io.shardline.coordinator.record.ShardOwnerRecord;
+import io.shardline.coordinator.store.StoreConflictException;
+import io.shardline.coordinator.store.StoreState;
+
+/**
+ * A simulated coordinator host, as the runtime hosts the coordinator: it rebuilds the coordinator from the store
+ * when it becomes leader, persists every result under its leader epoch BEFORE writing owner keys and answering,
+ * and answers nothing when the store refuses it. A deposed host keeps running (ticking, handling what reaches
+ * it): its writes must all be refused.
+ */
+final class SimHost {
+
+    private final Simulation sim;
+    private final int id;
+    private final GroupCoordinator coordinator;
+    private final long leaderEpoch;
+    private long revision;
+    private boolean refused;
+
+    SimHost(Simulation sim, int id) {
+        this.sim = sim;
+        this.id = id;
+        StoreState state = sim.store().claimLeadership();
+        this.leaderEpoch = state.leaderEpoch();
+        this.revision = state.revision();
+        this.coordinator = new GroupCoordinator(sim::assignor, CoordinatorMetrics.NOOP);
+        state.records().forEach(coordinator::replay);
+        coordinator.activate(sim.now());
+        sim.scheduler().note(() -> "host " + id + " leads with leader epoch " + leaderEpoch + " after replaying "
+                + state.records().size() + " records");
+    }
+
+    void configure(GroupConfig config, ChangeReason reason) {
+        persist(coordinator.configureGroup(sim.now(), config, reason));
+    }
+
+    void onHeartbeat(SimMember from, int incarnation, long requestId, HeartbeatRequest request) {
+        CoordinatorResult<HeartbeatResponse> result = coordinator.heartbeat(sim.now(), request);
+        if (persist(result)) {
+            HeartbeatResponse response = result.response();
+            sim.network().send(() -> "answer " + request.memberId() + "#" + requestId + " " + response.error() + " e"
+                    + response.memberEpoch() + " " + response.assigned().keySet(),
+                    () -> from.onResponse(incarnation, requestId, response));
+        }
+    }
+
+    void onLeave(LeaveRequest request) {
+        persist(coordinator.leave(sim.now(), request));
+    }
+
+    void tick() {
+        persist(coordinator.tick(sim.now()));
+        sim.scheduler().after(sim.leader() == this ? 100 : 500, () -> "tick host " + id, this::tick);
+    }
+
+    private boolean persist(CoordinatorResult<?> result) {
+        try {
+            revision = sim.store().append(leaderEpoch, revision, result.records());
+        } catch (StoreConflictException e) {
+            if (sim.leader() == this) {
+                throw new AssertionError("the current leader was refused: " + e.getMessage());
+            }
+            refused = true;
+            sim.scheduler().note(() -> "host " + id + " refused: " + e.kind());
+            return false;
+        }
+        for (CoordinatorRecord r : result.records()) {
+            if (r instanceof ShardOwnerRecord owner) {
+                sim.redis().writeOwner(owner.shard(), owner.memberId(), owner.ownerEpoch());
+            }
+        }
+        if (!result.records().isEmpty()) {
+            sim.invariants().persisted(group());
+            sim.scheduler().note(() -> "host " + id + " persisted " + result.records().size() + " records; events "
+                    + result.events().stream().map(e -> e.type() + ":" + e.memberId() + e.shard().map(s -> "/" + s)
+                    .orElse("")).toList());
+        }
+        return true;
+    }
+
+    Group group() {
+        return coordinator.group(Simulation.GROUP).orElseThrow();
+    }
+
+    GroupCoordinator coordinator() {
+        return coordinator;
+    }
+
+    boolean wasRefused() {
+        return refused;
+    }
+
+    int id() {
+        return id;
+    }
+}

@@ -1,0 +1,201 @@
+package io.shardline.coordinator.simulation;
+
+import io.shardline.api.handler.ShardId;
+import io.shardline.coordinator.member.MemberAction;
+import io.shardline.coordinator.member.MemberAction.FenceAll;
+import io.shardline.coordinator.member.MemberAction.RevokeShard;
+import io.shardline.coordinator.member.MemberAction.StartShard;
+import io.shardline.coordinator.member.Membership;
+import io.shardline.coordinator.member.MembershipConfig;
+import io.shardline.coordinator.member.MembershipState;
+import io.shardline.coordinator.member.SentHeartbeat;
+import io.shardline.coordinator.protocol.HeartbeatResponse;
+import io.shardline.coordinator.protocol.LeaveRequest;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * A simulated member process running {@link Membership}: it heartbeats to whoever leads when it sends, executes
+ * the actions (start, drain after a random time, fence all), processes its shards (each processing step is
+ * checked against the owner key, as the fenced acknowledgement script would) and can crash, pause (GC) and leave.
+ * Events of an earlier incarnation (before a crash and restart) are ignored; events during a pause wait for it.
+ */
+final class SimMember {
+
+    private static final int STEP_MS = 50;
+
+    private final Simulation sim;
+    private final String memberId;
+    private final Optional<String> instanceId;
+    private Membership membership;
+    private int incarnation;
+    private boolean crashed;
+    private boolean left;
+    private long pausedUntil;
+    private final TreeMap<ShardId, Integer> epochs = new TreeMap<>();
+
+    SimMember(Simulation sim, String memberId, Optional<String> instanceId) {
+        this.sim = sim;
+        this.memberId = memberId;
+        this.instanceId = instanceId;
+        restart();
+    }
+
+    /** Starts (or restarts after a crash) with a fresh membership: the next heartbeat joins with epoch 0. */
+    void restart() {
+        incarnation++;
+        crashed = false;
+        epochs.clear();
+        membership = new Membership(new MembershipConfig(Simulation.GROUP, memberId, instanceId, Optional.empty(),
+                new TreeSet<>(List.of(Simulation.STREAM)), sim.config().heartbeatIntervalMs(),
+                sim.config().selfFenceMarginMs()));
+        int inc = incarnation;
+        sim.scheduler().after(sim.random().nextInt(STEP_MS), () -> "start " + memberId, () -> loop(inc));
+    }
+
+    void crash() {
+        crashed = true;
+        sim.scheduler().note(() -> "crash " + memberId);
+    }
+
+    void pause(long untilMs) {
+        pausedUntil = Math.max(pausedUntil, untilMs);
+        sim.scheduler().note(() -> "pause " + memberId + " until " + untilMs);
+    }
+
+    void leave() {
+        if (!crashed && !left) {
+            apply(membership.leave(sim.now()));
+        }
+    }
+
+    /** Runs {@code action} now unless crashed or another incarnation; defers it to the end of a pause. */
+    private void local(int inc, String label, Runnable action) {
+        if (inc != incarnation || crashed || left) {
+            return;
+        }
+        if (sim.now() < pausedUntil) {
+            sim.scheduler().at(pausedUntil, () -> label + " (after pause)", () -> local(inc, label, action));
+            return;
+        }
+        action.run();
+    }
+
+    private void loop(int inc) {
+        local(inc, "loop " + memberId, () -> {
+            apply(membership.tick(sim.now()));
+            Optional<LeaveRequest> leave = membership.leaveRequest(sim.now());
+            if (membership.state() == MembershipState.LEFT) {
+                left = true;
+                SimHost host = sim.leader();
+                leave.ifPresent(l -> sim.network().send(() -> "leave " + memberId, () -> host.onLeave(l)));
+                return;
+            }
+            if (membership.heartbeatDue(sim.now())) {
+                send(inc);
+            }
+            process();
+            sim.scheduler().after(STEP_MS, () -> "loop " + memberId, () -> loop(inc));
+        });
+    }
+
+    private void send(int inc) {
+        SentHeartbeat sent = membership.heartbeat(sim.now());
+        SimHost host = sim.leader();
+        sim.network().send(() -> "heartbeat " + memberId + "#" + sent.requestId() + " e" + sent.request().memberEpoch()
+                + " owned " + sent.request().owned() + " revoking " + sent.request().revoking() + " -> host "
+                + host.id(), () -> host.onHeartbeat(this, inc, sent.requestId(), sent.request()));
+        sim.scheduler().after(sim.config().requestTimeoutMs(), () -> "timeout " + memberId + "#" + sent.requestId(),
+                () -> local(inc, "timeout", () -> membership.onRequestFailed(sim.now(), sent.requestId())));
+    }
+
+    void onResponse(int inc, long requestId, HeartbeatResponse response) {
+        local(inc, "answer " + memberId, () -> apply(membership.onResponse(sim.now(), requestId, response)));
+    }
+
+    private void apply(List<MemberAction> actions) {
+        int inc = incarnation;
+        for (MemberAction a : actions) {
+            if (a instanceof StartShard start) {
+                epochs.put(start.shard(), start.ownerEpoch());
+            } else if (a instanceof RevokeShard revoke) {
+                sim.scheduler().after(sim.random().nextInt(sim.config().maxDrainMs() + 1),
+                        () -> "drained " + memberId + " " + revoke.shard(),
+                        () -> local(inc, "drained", () -> membership.onShardDrained(revoke.shard())));
+            } else if (a instanceof FenceAll fence) {
+                sim.scheduler().note(() -> "fence all " + memberId + " " + fence.shards() + ": " + fence.reason());
+                sim.stats().inc(fence.reason().startsWith("no answer") ? "self-fenced at lease deadline"
+                        : "fenced by the coordinator");
+                epochs.clear();
+            }
+        }
+    }
+
+    /** One processing step per owned or draining shard, checked like the fenced acknowledgement script. */
+    private void process() {
+        for (Map.Entry<ShardId, Integer> e : epochs.entrySet()) {
+            ShardId s = e.getKey();
+            if (membership.mayProcess(s, sim.now())) {
+                SimRedis.Owner owner = sim.redis().owner(s);
+                if (owner == null || !owner.memberId().equals(memberId) || owner.epoch() != e.getValue()) {
+                    throw new InvariantViolation(memberId + " processes " + s + " with owner epoch " + e.getValue()
+                            + " but the owner key says " + owner + ": an acknowledgement would be fenced");
+                }
+            }
+        }
+    }
+
+    /** Calls {@code action} for every shard this member may process now, unless crashed. */
+    void forEachProcessing(java.util.function.Consumer<ShardId> action) {
+        if (crashed || left) {
+            return;
+        }
+        long now = sim.now();
+        for (ShardId s : epochs.keySet()) {
+            if (membership.mayProcess(s, now)) {
+                action.accept(s);
+            }
+        }
+    }
+
+    /** The shards this member may process now (owned or draining within its lease), unless crashed. */
+    TreeSet<ShardId> processing() {
+        TreeSet<ShardId> out = new TreeSet<>();
+        if (crashed || left) {
+            return out;
+        }
+        for (ShardId s : epochs.keySet()) {
+            if (membership.mayProcess(s, sim.now())) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    boolean alive() {
+        return !crashed && !left;
+    }
+
+    boolean leaving() {
+        return membership.state() == MembershipState.LEAVING || left;
+    }
+
+    String memberId() {
+        return memberId;
+    }
+
+    Optional<String> instanceId() {
+        return instanceId;
+    }
+
+    Membership membership() {
+        return membership;
+    }
+
+    long pausedUntil() {
+        return pausedUntil;
+    }
+}

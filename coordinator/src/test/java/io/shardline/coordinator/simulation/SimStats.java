@@ -1,0 +1,35 @@
+package io.shardline.coordinator.simulation;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Counts what happened over the seeds of a run, to show that every fault kind was exercised. */
+final class SimStats {
+
+    private final TreeMap<String, Long> counts = new TreeMap<>();
+
+    void add(String what, long n) {
+        counts.merge(what, n, Long::sum);
+    }
+
+    void inc(String what) {
+        add(what, 1);
+    }
+
+    long get(String what) {
+        return counts.getOrDefault(what, 0L);
+    }
+
+    void addAll(SimStats other) {
+        other.counts.forEach(this::add);
+    }
+
+    Map<String, Long> counts() {
+        return counts;
+    }
+
+    @Override
+    public String toString() {
+        return counts.toString();
+    }
+}
