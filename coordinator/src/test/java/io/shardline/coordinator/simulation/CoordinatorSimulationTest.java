@@ -1,5 +1,6 @@
 package io.shardline.coordinator.simulation;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -56,5 +57,15 @@ class CoordinatorSimulationTest {
                 assertTrue(stats.get(kind) > 0, "no seed exercised '" + kind + "': " + stats);
             }
         }
+    }
+
+    @Test
+    void aSeedReplaysExactly() {
+        Simulation first = new Simulation(42, false);
+        Simulation second = new Simulation(42, false);
+        assertEquals(first.run(), second.run());
+        assertEquals(first.eventsExecuted(), second.eventsExecuted());
+        assertEquals(first.stats().counts(), second.stats().counts());
+        assertEquals(first.leader().coordinator().snapshot(), second.leader().coordinator().snapshot());
     }
 }
