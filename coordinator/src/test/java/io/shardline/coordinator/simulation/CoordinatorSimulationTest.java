@@ -3,7 +3,9 @@ package io.shardline.coordinator.simulation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -19,35 +21,50 @@ import org.junit.jupiter.api.Test;
 @Tag("simulation")
 class CoordinatorSimulationTest {
 
+    /** The outcome of one seed. */
+    private record Outcome(long seed, long stabilizationMs, long events, SimStats stats, AssertionError failure) {
+    }
+
+    private static Outcome runSeed(long seed, boolean tracing) {
+        Simulation sim = new Simulation(seed, tracing);
+        try {
+            long stabilization = sim.run();
+            return new Outcome(seed, stabilization, sim.eventsExecuted(), sim.stats(), null);
+        } catch (AssertionError e) {
+            return new Outcome(seed, -1, sim.eventsExecuted(), sim.stats(), e);
+        }
+    }
+
     @Test
     void manySeeds() {
         String single = System.getProperty("simulation.seed");
         long first = single != null ? Long.parseLong(single) : Long.getLong("simulation.firstSeed", 1L);
         long count = single != null ? 1 : Long.getLong("simulation.seeds", 2000L);
-        long worstStabilization = 0;
-        long worstSeed = -1;
-        long events = 0;
-        SimStats stats = new SimStats();
         long start = System.nanoTime();
-        for (long seed = first; seed < first + count; seed++) {
-            Simulation sim = new Simulation(seed, single != null);
-            long stabilization;
-            try {
-                stabilization = sim.run();
-            } catch (AssertionError e) {
-                new Simulation(seed, true).run();
-                throw e;
-            }
-            events += sim.eventsExecuted();
-            stats.addAll(sim.stats());
-            if (stabilization > worstStabilization) {
-                worstStabilization = stabilization;
-                worstSeed = seed;
+        // Seeds are independent and each is deterministic, so they run in parallel; results are merged in order.
+        List<Outcome> outcomes = LongStream.range(first, first + count).parallel()
+                .mapToObj(seed -> runSeed(seed, single != null)).sorted(Comparator.comparingLong(Outcome::seed))
+                .toList();
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        for (Outcome o : outcomes) {
+            if (o.failure() != null) {
+                // Replay the first failing seed with its trace.
+                Outcome traced = runSeed(o.seed(), true);
+                throw traced.failure() != null ? traced.failure() : o.failure();
             }
         }
-        long ms = (System.nanoTime() - start) / 1_000_000;
+        SimStats stats = new SimStats();
+        long events = 0;
+        Outcome slowest = outcomes.get(0);
+        for (Outcome o : outcomes) {
+            stats.addAll(o.stats());
+            events += o.events();
+            if (o.stabilizationMs() > slowest.stabilizationMs()) {
+                slowest = o;
+            }
+        }
         System.out.printf("simulation: %d seeds from %d, %d events, %d ms; slowest stabilization %d ms after faults "
-                + "ended (seed %d)%n", count, first, events, ms, worstStabilization, worstSeed);
+                + "ended (seed %d)%n", count, first, events, ms, slowest.stabilizationMs(), slowest.seed());
         System.out.println("simulation: " + stats);
         if (count >= 200) {
             for (String kind : List.of("crash", "pause", "leave", "join", "failover", "deposed leader writes refused",

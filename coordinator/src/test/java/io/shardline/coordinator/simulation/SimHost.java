@@ -62,7 +62,7 @@ final class SimHost {
 
     void tick() {
         persist(coordinator.tick(sim.now()));
-        sim.scheduler().after(sim.leader() == this ? 100 : 500, () -> "tick host " + id, this::tick);
+        sim.scheduler().after(sim.leader() == this ? 100 : 1000, () -> "tick host " + id, this::tick);
     }
 
     private boolean persist(CoordinatorResult<?> result) {

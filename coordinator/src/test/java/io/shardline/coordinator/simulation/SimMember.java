@@ -25,7 +25,7 @@ import java.util.TreeSet;
  */
 final class SimMember {
 
-    private static final int STEP_MS = 50;
+    private static final int STEP_MS = 100;
 
     private final Simulation sim;
     private final String memberId;
@@ -86,20 +86,27 @@ final class SimMember {
 
     private void loop(int inc) {
         local(inc, "loop " + memberId, () -> {
-            apply(membership.tick(sim.now()));
-            Optional<LeaveRequest> leave = membership.leaveRequest(sim.now());
-            if (membership.state() == MembershipState.LEFT) {
-                left = true;
-                SimHost host = sim.leader();
-                leave.ifPresent(l -> sim.network().send(() -> "leave " + memberId, () -> host.onLeave(l)));
-                return;
+            if (pump(inc)) {
+                sim.scheduler().after(STEP_MS, () -> "loop " + memberId, () -> loop(inc));
             }
-            if (membership.heartbeatDue(sim.now())) {
-                send(inc);
-            }
-            process();
-            sim.scheduler().after(STEP_MS, () -> "loop " + memberId, () -> loop(inc));
         });
+    }
+
+    /** Fences if the lease passed, sends the leave or a due heartbeat, processes; false once the member left. */
+    private boolean pump(int inc) {
+        apply(membership.tick(sim.now()));
+        Optional<LeaveRequest> leave = membership.leaveRequest(sim.now());
+        if (membership.state() == MembershipState.LEFT) {
+            left = true;
+            SimHost host = sim.leader();
+            leave.ifPresent(l -> sim.network().send(() -> "leave " + memberId, () -> host.onLeave(l)));
+            return false;
+        }
+        if (membership.heartbeatDue(sim.now())) {
+            send(inc);
+        }
+        process();
+        return true;
     }
 
     private void send(int inc) {
@@ -113,7 +120,10 @@ final class SimMember {
     }
 
     void onResponse(int inc, long requestId, HeartbeatResponse response) {
-        local(inc, "answer " + memberId, () -> apply(membership.onResponse(sim.now(), requestId, response)));
+        local(inc, "answer " + memberId, () -> {
+            apply(membership.onResponse(sim.now(), requestId, response));
+            pump(inc);
+        });
     }
 
     private void apply(List<MemberAction> actions) {
@@ -124,7 +134,10 @@ final class SimMember {
             } else if (a instanceof RevokeShard revoke) {
                 sim.scheduler().after(sim.random().nextInt(sim.config().maxDrainMs() + 1),
                         () -> "drained " + memberId + " " + revoke.shard(),
-                        () -> local(inc, "drained", () -> membership.onShardDrained(revoke.shard())));
+                        () -> local(inc, "drained", () -> {
+                            membership.onShardDrained(revoke.shard());
+                            pump(inc);
+                        }));
             } else if (a instanceof FenceAll fence) {
                 sim.scheduler().note(() -> "fence all " + memberId + " " + fence.shards() + ": " + fence.reason());
                 sim.stats().inc(fence.reason().startsWith("no answer") ? "self-fenced at lease deadline"
