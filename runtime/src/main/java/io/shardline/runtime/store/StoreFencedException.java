@@ -17,6 +17,8 @@ public final class StoreFencedException extends RuntimeException {
     }
 
     private final Kind kind;
+    private final long writerEpoch;
+    private final long expectedRevision;
     private final long currentEpoch;
     private final long currentRevision;
 
@@ -26,6 +28,8 @@ public final class StoreFencedException extends RuntimeException {
                 + expectedRevision + "; Redis has leader epoch " + currentEpoch + ", revision " + currentRevision,
                 null, false, false);
         this.kind = kind;
+        this.writerEpoch = writerEpoch;
+        this.expectedRevision = expectedRevision;
         this.currentEpoch = currentEpoch;
         this.currentRevision = currentRevision;
     }
@@ -33,6 +37,16 @@ public final class StoreFencedException extends RuntimeException {
     /** Which guard failed. */
     public Kind kind() {
         return kind;
+    }
+
+    /** The writer's leader epoch. */
+    public long writerEpoch() {
+        return writerEpoch;
+    }
+
+    /** The revision the writer expected. */
+    public long expectedRevision() {
+        return expectedRevision;
     }
 
     /** The leader epoch in Redis. */
