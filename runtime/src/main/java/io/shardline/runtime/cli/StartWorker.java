@@ -1,11 +1,31 @@
 package io.shardline.runtime.cli;
 
+import io.shardline.api.config.ConfigException;
+import io.shardline.api.config.Placeholders;
+import io.shardline.runtime.cluster.ClusterStartException;
+import io.shardline.runtime.worker.PidFile;
+import io.shardline.runtime.worker.Worker;
+import io.shardline.runtime.worker.WorkerConfig;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
+import sun.misc.Signal;
 
-/** Entry point behind {@code bin/start-worker}: runs one worker in the foreground. */
+/**
+ * Entry point behind {@code bin/start-worker}: runs one worker in the foreground.
+ *
+ * <p>Exit codes: 0 after a graceful stop; 1 when the stop was forced (second SIGTERM or
+ * {@code rebalance.timeout.ms} passed); 2 for invalid configuration (every error is listed: key, value,
+ * file, line, reason; nothing was joined); 3 when the worker could not start (cluster, Redis).
+ */
 @Command(name = "start-worker",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
@@ -17,8 +37,83 @@ public final class StartWorker implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        System.err.println("start-worker: the worker runtime is not built yet (issue: the worker runtime)");
-        return 1;
+        long jvmStartAgo = ManagementFactory.getRuntimeMXBean().getUptime();
+        WorkerConfig config;
+        try {
+            config = WorkerConfig.load(Path.of(workerProperties), Placeholders.system());
+        } catch (ConfigException e) {
+            System.err.println(e.getMessage());
+            return 2;
+        }
+        // Before the first logger is created: logs/<worker.id>.log.
+        System.setProperty("shardline.log.dir", config.logDir());
+        System.setProperty("shardline.log.name", config.workerId());
+        Logger log = LoggerFactory.getLogger(StartWorker.class);
+        log.info("Starting Shardline {} worker {} with {}: {}", Version.current(), config.workerId(), workerProperties,
+                config.values().describe());
+        Path home = Path.of(System.getProperty("shardline.home", "."));
+        Path pidFile = PidFile.of(config);
+        Worker worker;
+        try {
+            PidFile.write(pidFile);
+            worker = Worker.start(config, home, Placeholders.system());
+        } catch (ConfigException e) {
+            System.err.println(e.getMessage());
+            PidFile.deleteIfOurs(pidFile);
+            return 2;
+        } catch (ClusterStartException | IllegalStateException | java.io.IOException e) {
+            log.error("Worker {} could not start: {}", config.workerId(), e.getMessage());
+            System.err.println("start-worker: " + e.getMessage());
+            PidFile.deleteIfOurs(pidFile);
+            return 3;
+        }
+        System.out.println(worker.joinedLine(ManagementFactory.getRuntimeMXBean().getUptime()));
+        System.out.flush();
+        log.info("Worker joined; config parsed {} ms after JVM start", jvmStartAgo);
+        return runUntilStopped(worker, config, pidFile, log);
+    }
+
+    private static int runUntilStopped(Worker worker, WorkerConfig config, Path pidFile, Logger log) {
+        CountDownLatch stopped = new CountDownLatch(1);
+        AtomicInteger signals = new AtomicInteger();
+        AtomicInteger exitCode = new AtomicInteger(0);
+        sun.misc.SignalHandler onSignal = signal -> {
+            if (signals.incrementAndGet() > 1) {
+                log.warn("Second SIG{}: forcing exit", signal.getName());
+                PidFile.deleteIfOurs(pidFile);
+                Runtime.getRuntime().halt(1);
+            }
+            log.info("SIG{}: stopping gracefully within {} ms (send it again to force)", signal.getName(),
+                    config.rebalanceTimeoutMs());
+            Thread stopper = new Thread(() -> {
+                boolean clean = worker.stop(config.rebalanceTimeoutMs());
+                exitCode.set(clean ? 0 : 1);
+                stopped.countDown();
+            }, "shardline-stop");
+            stopper.start();
+            Thread watchdog = new Thread(() -> {
+                try {
+                    if (!stopped.await(config.rebalanceTimeoutMs() + 2_000L, TimeUnit.MILLISECONDS)) {
+                        log.error("Graceful stop did not finish within rebalance.timeout.ms; forcing exit");
+                        PidFile.deleteIfOurs(pidFile);
+                        Runtime.getRuntime().halt(1);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "shardline-stop-watchdog");
+            watchdog.setDaemon(true);
+            watchdog.start();
+        };
+        Signal.handle(new Signal("TERM"), onSignal);
+        Signal.handle(new Signal("INT"), onSignal);
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        PidFile.deleteIfOurs(pidFile);
+        return exitCode.get();
     }
 
     public static void main(String[] args) {

@@ -1,0 +1,353 @@
+package io.shardline.runtime.coordinator;
+
+import io.shardline.api.assignor.Assignor;
+import io.shardline.coordinator.CoordinatorMetrics;
+import io.shardline.coordinator.CoordinatorResult;
+import io.shardline.coordinator.GroupCoordinator;
+import io.shardline.coordinator.protocol.ErrorCode;
+import io.shardline.coordinator.protocol.HeartbeatRequest;
+import io.shardline.coordinator.protocol.HeartbeatResponse;
+import io.shardline.coordinator.protocol.LeaveResponse;
+import io.shardline.coordinator.record.ChangeReason;
+import io.shardline.coordinator.record.CoordinatorRecord;
+import io.shardline.coordinator.record.ShardOwnerRecord;
+import io.shardline.runtime.cluster.LeaderView;
+import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.shard.ShardCommands;
+import io.shardline.runtime.store.GroupLogState;
+import io.shardline.runtime.store.RecordCodec;
+import io.shardline.runtime.store.RedisGroupLog;
+import io.shardline.runtime.store.StoreFencedException;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hosts the pure {@link GroupCoordinator} on one Vert.x context of the leader worker, and answers
+ * {@code NOT_COORDINATOR} everywhere else.
+ *
+ * <p>Every worker registers the event-bus endpoint {@link CoordinatorWire#address}; members send to the
+ * endpoint of the worker their cluster view names as leader. Requests are handled one at a time, in
+ * order: (1) the coordinator decides; (2) its records are appended to Redis under the leader epoch and
+ * store revision (one Lua script; a deposed leader is refused); (3) the owner key of every shard handed
+ * to a member is written (contract 5); (4) only then is the answer sent. If (2) or (3) fails the answer
+ * is dropped, this coordinator instance is discarded and, if this worker still leads, a new leader epoch
+ * is claimed and the state rebuilt from Redis. If Redis reports a new {@code run_id} (it restarted) the
+ * leader re-fences the same way before writing again.
+ *
+ * <p>Lifecycle: {@code FOLLOWER -> CLAIMING -> LEADER}, back to {@code FOLLOWER} when another worker
+ * leads, {@code DEPOSED} when Redis holds a newer leader epoch. Context-confined: all state is touched only
+ * on this verticle's context.
+ */
+public final class CoordinatorVerticle extends VerticleBase {
+
+    /** The host's role. */
+    public enum Role { FOLLOWER, CLAIMING, LEADER, DEPOSED }
+
+    private static final Logger LOG = LoggerFactory.getLogger(CoordinatorVerticle.class);
+    private static final int MAX_RECORDS_BEFORE_COMPACTION = 2_000;
+
+    private final String clusterName;
+    private final String workerId;
+    private final RedisClient redis;
+    private final RedisGroupLog log;
+    private final RecordCodec codec;
+    private final ShardCommands shards;
+    private final Function<String, Assignor> assignors;
+    private final CoordinatorMetrics metrics;
+    private final LongSupplier clockMs;
+    private final long tickMs;
+    private final int heartbeatIntervalMs;
+    private final int sessionTimeoutMs;
+
+    private Role role = Role.FOLLOWER;
+    private LeaderView view;
+    private GroupCoordinator coordinator;
+    private long leaderEpoch;
+    private long revision;
+    private String fencedRunId;
+    private int logRecords;
+    private int term;
+    private Future<?> queue = Future.succeededFuture();
+    private MessageConsumer<JsonObject> consumer;
+    private long timer = -1;
+
+    /** Creates the host; deploy it once per worker. */
+    public CoordinatorVerticle(CoordinatorHostSettings s) {
+        this.clusterName = s.clusterName();
+        this.workerId = s.workerId();
+        this.redis = s.redis();
+        this.log = s.log();
+        this.codec = s.codec();
+        this.shards = s.shards();
+        this.assignors = s.assignors();
+        this.metrics = s.metrics();
+        this.clockMs = s.clockMs();
+        this.tickMs = s.tickMs();
+        this.heartbeatIntervalMs = s.heartbeatIntervalMs();
+        this.sessionTimeoutMs = s.sessionTimeoutMs();
+    }
+
+    @Override
+    public Future<?> start() {
+        consumer = vertx.eventBus().consumer(CoordinatorWire.address(clusterName, workerId), this::onMessage);
+        timer = vertx.setPeriodic(tickMs, id -> enqueue(this::tick));
+        return consumer.completion();
+    }
+
+    @Override
+    public Future<?> stop() {
+        vertx.cancelTimer(timer);
+        return consumer.unregister();
+    }
+
+    /** Applies a new cluster view; callable from any thread. */
+    public void onViewChange(LeaderView next) {
+        context.runOnContext(v -> applyView(next));
+    }
+
+    /** The role (for tests and status), read on the context. */
+    public Future<Role> role() {
+        Promise<Role> p = Promise.promise();
+        context.runOnContext(v -> p.complete(role));
+        return p.future();
+    }
+
+    /** The leader epoch held (0 when not leader), read on the context. */
+    public Future<Long> leaderEpoch() {
+        Promise<Long> p = Promise.promise();
+        context.runOnContext(v -> p.complete(role == Role.LEADER ? leaderEpoch : 0L));
+        return p.future();
+    }
+
+    private void applyView(LeaderView next) {
+        view = next;
+        if (next.isLeader() && (role == Role.FOLLOWER || role == Role.DEPOSED)) {
+            claim("this worker is the oldest cluster member");
+        } else if (!next.isLeader() && role != Role.FOLLOWER) {
+            discard(Role.FOLLOWER, "worker " + next.leader().workerId() + " is the oldest cluster member now");
+        }
+    }
+
+    private void claim(String why) {
+        transitionTo(Role.CLAIMING, why);
+        int myTerm = ++term;
+        enqueue(() -> attemptClaim(myTerm, 0));
+    }
+
+    private Future<Void> attemptClaim(int myTerm, int attempt) {
+        if (myTerm != term || role != Role.CLAIMING) {
+            return Future.succeededFuture();
+        }
+        long started = clockMs.getAsLong();
+        return redis.refreshServerInfo()
+                .compose(info -> log.load().compose(seen -> log.claim(workerId, seen.leaderEpoch()))
+                        .map(claim -> {
+                            if (!claim.won()) {
+                                throw new IllegalStateException("leader epoch moved to " + claim.state().leaderEpoch()
+                                        + " (taken by " + claim.state().holder() + ") while claiming");
+                            }
+                            becomeLeader(claim.state(), info.runId(), started);
+                            return (Void) null;
+                        }))
+                .recover(e -> {
+                    LOG.warn("Claiming the leader epoch failed (attempt {}): {}", attempt + 1, e.getMessage());
+                    Promise<Void> retry = Promise.promise();
+                    vertx.setTimer(Math.min(2_000, 100L << Math.min(attempt, 4)), id ->
+                            enqueue(() -> attemptClaim(myTerm, attempt + 1)).onComplete(ar -> retry.complete()));
+                    return Future.succeededFuture();
+                });
+    }
+
+    private void becomeLeader(GroupLogState state, String runId, long startedMs) {
+        GroupCoordinator fresh = new GroupCoordinator(assignors, metrics);
+        for (String json : state.records()) {
+            fresh.replay(codec.decode(json));
+        }
+        long now = clockMs.getAsLong();
+        fresh.activate(now);
+        coordinator = fresh;
+        leaderEpoch = state.leaderEpoch();
+        revision = state.revision();
+        fencedRunId = runId;
+        logRecords = state.records().size();
+        transitionTo(Role.LEADER, "took leader epoch " + leaderEpoch + " at revision " + revision + ", replayed "
+                + logRecords + " records, groups " + fresh.groupIds() + " in " + (now - startedMs) + " ms");
+    }
+
+    private void onMessage(Message<JsonObject> message) {
+        enqueue(() -> handle(message));
+    }
+
+    private Future<Void> handle(Message<JsonObject> message) {
+        JsonObject body = message.body();
+        String op = body.getString(CoordinatorWire.OP, "");
+        if (role != Role.LEADER) {
+            message.reply(notCoordinator(op, body));
+            return Future.succeededFuture();
+        }
+        long now = clockMs.getAsLong();
+        try {
+            switch (op) {
+                case CoordinatorWire.HEARTBEAT -> {
+                    HeartbeatRequest request = CoordinatorWire.heartbeatRequest(body);
+                    CoordinatorResult<HeartbeatResponse> result = coordinator.heartbeat(now, request);
+                    return commit(result.records()).map(v -> {
+                        message.reply(CoordinatorWire.toJson(result.response()));
+                        return (Void) null;
+                    }).recover(e -> replyNotCoordinator(message, op, body));
+                }
+                case CoordinatorWire.LEAVE -> {
+                    CoordinatorResult<LeaveResponse> result = coordinator.leave(now, CoordinatorWire.leaveRequest(body));
+                    return commit(result.records()).map(v -> {
+                        message.reply(CoordinatorWire.toJson(result.response()));
+                        return (Void) null;
+                    }).recover(e -> replyNotCoordinator(message, op, body));
+                }
+                case CoordinatorWire.CONFIGURE -> {
+                    CoordinatorResult<Void> result = coordinator.configureGroup(now, CoordinatorWire.groupConfig(body),
+                            ChangeReason.CONFIG_CHANGED);
+                    return commit(result.records()).map(v -> {
+                        message.reply(new JsonObject().put("error", ErrorCode.NONE.code()));
+                        return (Void) null;
+                    }).recover(e -> replyNotCoordinator(message, op, body));
+                }
+                default -> message.fail(ErrorCode.INVALID_REQUEST.code(), "unknown operation '" + op + "'");
+            }
+        } catch (RuntimeException e) {
+            message.fail(ErrorCode.INVALID_REQUEST.code(), "invalid " + op + " request: " + e.getMessage());
+        }
+        return Future.succeededFuture();
+    }
+
+    private Future<Void> tick() {
+        if (role != Role.LEADER) {
+            return Future.succeededFuture();
+        }
+        return redis.refreshServerInfo().compose(info -> {
+            if (role != Role.LEADER) {
+                return Future.succeededFuture();
+            }
+            if (!info.runId().equals(fencedRunId)) {
+                discardAndReclaim(new IllegalStateException("Redis restarted (run_id " + fencedRunId + " -> "
+                        + info.runId() + "); re-fencing before writing again"));
+                return Future.succeededFuture();
+            }
+            CoordinatorResult<Void> result = coordinator.tick(clockMs.getAsLong());
+            return result.records().isEmpty() ? Future.succeededFuture() : commit(result.records()).otherwiseEmpty();
+        }).otherwiseEmpty().mapEmpty();
+    }
+
+    /** Steps 2 and 3: append the records under the guards, then write owner keys; compacts when the log is long. */
+    private Future<Void> commit(List<CoordinatorRecord> records) {
+        if (!Objects.equals(redis.serverInfo().runId(), fencedRunId)) {
+            IllegalStateException e = new IllegalStateException("Redis run_id changed; re-fencing");
+            discardAndReclaim(e);
+            return Future.failedFuture(e);
+        }
+        if (records.isEmpty()) {
+            return Future.succeededFuture();
+        }
+        int myTerm = term;
+        return log.append(leaderEpoch, revision, codec.encodeAll(records))
+                .compose(rev -> {
+                    revision = rev;
+                    logRecords += records.size();
+                    List<Future<Boolean>> owners = new ArrayList<>();
+                    for (CoordinatorRecord r : records) {
+                        if (r instanceof ShardOwnerRecord owner) {
+                            owners.add(shards.setOwner(owner.shard(), owner.memberId(), owner.ownerEpoch()));
+                        }
+                    }
+                    return Future.all(owners);
+                })
+                .compose(v -> maybeCompact())
+                .onFailure(e -> {
+                    if (myTerm == term && role == Role.LEADER) {
+                        discardAndReclaim(e);
+                    }
+                });
+    }
+
+    private Future<Void> maybeCompact() {
+        if (logRecords <= MAX_RECORDS_BEFORE_COMPACTION) {
+            return Future.succeededFuture();
+        }
+        List<CoordinatorRecord> snapshot = coordinator.snapshot();
+        return log.compact(leaderEpoch, revision, codec.encodeAll(snapshot)).map(rev -> {
+            LOG.info("Compacted group metadata: {} records -> {} (revision {})", logRecords, snapshot.size(), rev);
+            revision = rev;
+            logRecords = snapshot.size();
+            return (Void) null;
+        });
+    }
+
+    private void discardAndReclaim(Throwable e) {
+        if (e instanceof StoreFencedException f && f.kind() == StoreFencedException.Kind.STALE_LEADER_EPOCH) {
+            discard(Role.DEPOSED, f.getMessage());
+            // Hazelcast may still call this worker the leader (split brain); try again after a session.
+            vertx.setTimer(sessionTimeoutMs, id -> {
+                if (role == Role.DEPOSED && view != null && view.isLeader()) {
+                    claim("still the oldest cluster member a session after being deposed");
+                }
+            });
+            return;
+        }
+        discard(Role.FOLLOWER, "write failed: " + e.getMessage());
+        if (view != null && view.isLeader()) {
+            claim("rebuilding from Redis after a failed write");
+        }
+    }
+
+    private void discard(Role next, String why) {
+        coordinator = null;
+        term++;
+        transitionTo(next, why);
+    }
+
+    private Future<Void> replyNotCoordinator(Message<JsonObject> message, String op, JsonObject body) {
+        message.reply(notCoordinator(op, body));
+        return Future.succeededFuture();
+    }
+
+    private JsonObject notCoordinator(String op, JsonObject body) {
+        String leader = view == null ? "unknown" : view.leader().workerId();
+        String text = "worker " + workerId + " is not the coordinator (role " + role + "); the cluster leader is " + leader;
+        if (CoordinatorWire.HEARTBEAT.equals(op)) {
+            return CoordinatorWire.toJson(HeartbeatResponse.error(ErrorCode.NOT_COORDINATOR, text,
+                    body.getString("memberId", ""), heartbeatIntervalMs, sessionTimeoutMs));
+        }
+        return new JsonObject().put("error", ErrorCode.NOT_COORDINATOR.code()).put("errorMessage", text);
+    }
+
+    private Future<Void> enqueue(Supplier<Future<Void>> op) {
+        Future<Void> next = queue.transform(ignored -> {
+            try {
+                return op.get();
+            } catch (RuntimeException e) {
+                LOG.error("Coordinator operation failed", e);
+                return Future.<Void>succeededFuture();
+            }
+        });
+        queue = next.otherwiseEmpty();
+        return next;
+    }
+
+    private void transitionTo(Role next, String reason) {
+        if (next != role) {
+            LOG.info("Coordinator on {}: {} -> {} (leader epoch {}): {}", workerId, role, next, leaderEpoch, reason);
+        }
+        role = next;
+    }
+}

@@ -1,0 +1,130 @@
+package io.shardline.runtime.coordinator;
+
+import io.shardline.api.handler.ShardId;
+import io.shardline.coordinator.group.GroupConfig;
+import io.shardline.coordinator.group.RebalanceProtocol;
+import io.shardline.coordinator.protocol.ErrorCode;
+import io.shardline.coordinator.protocol.HeartbeatRequest;
+import io.shardline.coordinator.protocol.HeartbeatResponse;
+import io.shardline.coordinator.protocol.LeaveRequest;
+import io.shardline.coordinator.protocol.LeaveResponse;
+import io.shardline.coordinator.protocol.RevokeReport;
+import io.shardline.coordinator.protocol.RevokeState;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The event-bus wire format of the group protocol: JSON objects with an {@code op} field
+ * ({@code heartbeat}, {@code leave}, {@code configure}). Shard ids travel as their key
+ * ({@code {orders:3}}), error codes as their stable number. Stateless.
+ */
+public final class CoordinatorWire {
+
+    /** Event-bus message field naming the operation. */
+    public static final String OP = "op";
+    public static final String HEARTBEAT = "heartbeat";
+    public static final String LEAVE = "leave";
+    public static final String CONFIGURE = "configure";
+
+    private CoordinatorWire() {
+    }
+
+    /** The event-bus address of a worker's coordinator endpoint. */
+    public static String address(String clusterName, String workerId) {
+        return "shardline." + clusterName + ".coordinator." + workerId;
+    }
+
+    public static JsonObject toJson(HeartbeatRequest r) {
+        JsonArray revoking = new JsonArray();
+        r.revoking().forEach(rr -> revoking.add(new JsonObject().put("shard", rr.shard().key()).put("state", rr.state().name())));
+        return new JsonObject().put(OP, HEARTBEAT)
+                .put("groupId", r.groupId()).put("memberId", r.memberId()).put("memberEpoch", r.memberEpoch())
+                .put("instanceId", r.instanceId().orElse(null)).put("rack", r.rack().orElse(null))
+                .put("subscriptions", new JsonArray(new ArrayList<>(r.subscriptions())))
+                .put("owned", shards(r.owned())).put("revoking", revoking)
+                .put("assignmentEpoch", r.assignmentEpoch());
+    }
+
+    public static HeartbeatRequest heartbeatRequest(JsonObject j) {
+        List<RevokeReport> revoking = new ArrayList<>();
+        for (Object o : j.getJsonArray("revoking", new JsonArray())) {
+            JsonObject rr = (JsonObject) o;
+            revoking.add(new RevokeReport(ShardId.fromKey(rr.getString("shard")), RevokeState.valueOf(rr.getString("state"))));
+        }
+        TreeSet<String> subscriptions = new TreeSet<>();
+        j.getJsonArray("subscriptions", new JsonArray()).forEach(s -> subscriptions.add((String) s));
+        return new HeartbeatRequest(j.getString("groupId"), j.getString("memberId"), j.getInteger("memberEpoch"),
+                Optional.ofNullable(j.getString("instanceId")), Optional.ofNullable(j.getString("rack")),
+                subscriptions, shardSet(j.getJsonArray("owned")), revoking, j.getInteger("assignmentEpoch"));
+    }
+
+    public static JsonObject toJson(HeartbeatResponse r) {
+        JsonObject assigned = new JsonObject();
+        r.assigned().forEach((s, e) -> assigned.put(s.key(), e));
+        return new JsonObject().put("error", r.error().code()).put("errorMessage", r.errorMessage())
+                .put("memberId", r.memberId()).put("memberEpoch", r.memberEpoch())
+                .put("assignmentEpoch", r.assignmentEpoch()).put("assigned", assigned)
+                .put("pending", shards(r.pending())).put("heartbeatIntervalMs", r.heartbeatIntervalMs())
+                .put("sessionTimeoutMs", r.sessionTimeoutMs());
+    }
+
+    public static HeartbeatResponse heartbeatResponse(JsonObject j) {
+        TreeMap<ShardId, Integer> assigned = new TreeMap<>();
+        j.getJsonObject("assigned", new JsonObject()).forEach(e -> assigned.put(ShardId.fromKey(e.getKey()), ((Number) e.getValue()).intValue()));
+        return new HeartbeatResponse(ErrorCode.fromCode(j.getInteger("error")), j.getString("errorMessage"),
+                j.getString("memberId"), j.getInteger("memberEpoch"), j.getInteger("assignmentEpoch"), assigned,
+                shardSet(j.getJsonArray("pending")), j.getInteger("heartbeatIntervalMs"), j.getInteger("sessionTimeoutMs"));
+    }
+
+    public static JsonObject toJson(LeaveRequest r) {
+        return new JsonObject().put(OP, LEAVE).put("groupId", r.groupId()).put("memberId", r.memberId())
+                .put("memberEpoch", r.memberEpoch());
+    }
+
+    public static LeaveRequest leaveRequest(JsonObject j) {
+        return new LeaveRequest(j.getString("groupId"), j.getString("memberId"), j.getInteger("memberEpoch"));
+    }
+
+    public static JsonObject toJson(LeaveResponse r) {
+        return new JsonObject().put("error", r.error().code()).put("errorMessage", r.errorMessage());
+    }
+
+    public static LeaveResponse leaveResponse(JsonObject j) {
+        return new LeaveResponse(ErrorCode.fromCode(j.getInteger("error")), j.getString("errorMessage"));
+    }
+
+    public static JsonObject toJson(GroupConfig c) {
+        JsonObject streams = new JsonObject();
+        c.streams().forEach(streams::put);
+        return new JsonObject().put(OP, CONFIGURE).put("groupId", c.groupId()).put("streams", streams)
+                .put("assignor", c.assignor()).put("protocol", c.protocol().name())
+                .put("sessionTimeoutMs", c.sessionTimeoutMs()).put("heartbeatIntervalMs", c.heartbeatIntervalMs());
+    }
+
+    public static GroupConfig groupConfig(JsonObject j) {
+        TreeMap<String, Integer> streams = new TreeMap<>();
+        j.getJsonObject("streams", new JsonObject()).forEach(e -> streams.put(e.getKey(), ((Number) e.getValue()).intValue()));
+        return new GroupConfig(j.getString("groupId"), streams, j.getString("assignor"),
+                RebalanceProtocol.valueOf(j.getString("protocol", RebalanceProtocol.COOPERATIVE.name())),
+                j.getInteger("sessionTimeoutMs"), j.getInteger("heartbeatIntervalMs"));
+    }
+
+    private static JsonArray shards(java.util.Collection<ShardId> shards) {
+        JsonArray a = new JsonArray();
+        shards.forEach(s -> a.add(s.key()));
+        return a;
+    }
+
+    private static TreeSet<ShardId> shardSet(JsonArray a) {
+        TreeSet<ShardId> out = new TreeSet<>();
+        if (a != null) {
+            a.forEach(s -> out.add(ShardId.fromKey((String) s)));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,198 @@
+package io.shardline.runtime.member;
+
+import io.shardline.api.handler.ShardId;
+import io.shardline.coordinator.group.GroupConfig;
+import io.shardline.coordinator.member.MemberAction;
+import io.shardline.coordinator.member.Membership;
+import io.shardline.coordinator.member.MembershipConfig;
+import io.shardline.coordinator.member.SentHeartbeat;
+import io.shardline.coordinator.protocol.ErrorCode;
+import io.shardline.coordinator.protocol.HeartbeatResponse;
+import io.shardline.coordinator.protocol.LeaveRequest;
+import io.shardline.runtime.cluster.LeaderView;
+import io.shardline.runtime.coordinator.CoordinatorWire;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeSet;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One logical member's heartbeat loop: drives the pure {@link Membership} (lease, self-fencing,
+ * reconciliation) on this verticle's context and executes its actions on the member's shards
+ * ({@link MemberShardsPort}). Heartbeats go over the clustered event bus to the worker the cluster view
+ * names as leader; a {@code NOT_COORDINATOR} answer or a failed request is simply retried against the
+ * (possibly new) leader at the next due time. {@code GROUP_NOT_FOUND} makes the member send its group's
+ * configuration first. {@link #leave()} revokes every shard, waits for them to drain (reporting REVOKED),
+ * then sends the leave.
+ *
+ * <p>Context-confined: the membership is only touched on this verticle's context.
+ */
+public final class MemberVerticle extends VerticleBase {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MemberVerticle.class);
+
+    private final String clusterName;
+    private final Membership membership;
+    private final GroupConfig groupConfig;
+    private final MemberShardsPort shards;
+    private final Supplier<LeaderView> view;
+    private final LongSupplier clockMs;
+    private final long pollMs;
+    private long timer = -1;
+    private Promise<Void> left;
+    private boolean leaveInFlight;
+
+    /**
+     * Creates the loop.
+     *
+     * @param heartbeatIntervalMs initial interval; the self-fence margin is two intervals
+     * @param pollMs how often due heartbeats and the lease deadline are checked
+     */
+    public MemberVerticle(String clusterName, String memberId, GroupConfig groupConfig, MemberShardsPort shards,
+                          Supplier<LeaderView> view, LongSupplier clockMs, int heartbeatIntervalMs, long pollMs) {
+        this.clusterName = clusterName;
+        this.groupConfig = groupConfig;
+        this.shards = shards;
+        this.view = view;
+        this.clockMs = clockMs;
+        this.pollMs = pollMs;
+        this.membership = new Membership(new MembershipConfig(groupConfig.groupId(), memberId, Optional.empty(),
+                Optional.empty(), new TreeSet<>(groupConfig.streams().keySet()), heartbeatIntervalMs,
+                2 * heartbeatIntervalMs));
+    }
+
+    @Override
+    public Future<?> start() {
+        timer = vertx.setPeriodic(pollMs, id -> step());
+        step();
+        return Future.succeededFuture();
+    }
+
+    @Override
+    public Future<?> stop() {
+        vertx.cancelTimer(timer);
+        return Future.succeededFuture();
+    }
+
+    /** Leaves the group gracefully; completes once the leave was answered (or the member never joined). */
+    public Future<Void> leave() {
+        Promise<Void> done = Promise.promise();
+        context.runOnContext(v -> {
+            if (left == null) {
+                left = done;
+                LOG.info("Member {} leaving group {}: revoking {}", memberId(), groupConfig.groupId(),
+                        membership.owned().keySet());
+                execute(membership.leave(clockMs.getAsLong()));
+                step();
+            } else {
+                left.future().onComplete(done);
+            }
+        });
+        return done.future();
+    }
+
+    /** The shards owned now with their owner epochs, read on the context. */
+    public Future<SortedMap<ShardId, Integer>> owned() {
+        Promise<SortedMap<ShardId, Integer>> p = Promise.promise();
+        context.runOnContext(v -> p.complete(membership.owned()));
+        return p.future();
+    }
+
+    /** The member id. */
+    public String memberId() {
+        return membership.config().memberId();
+    }
+
+    private void step() {
+        long now = clockMs.getAsLong();
+        execute(membership.tick(now));
+        if (left != null && !leaveInFlight) {
+            Optional<LeaveRequest> leave = membership.leaveRequest(now);
+            if (leave.isPresent()) {
+                sendLeave(leave.get());
+                return;
+            }
+            if (membership.state() == io.shardline.coordinator.member.MembershipState.LEFT) {
+                left.tryComplete();
+                return;
+            }
+        }
+        if (membership.heartbeatDue(now)) {
+            sendHeartbeat(now);
+        }
+    }
+
+    private void sendHeartbeat(long now) {
+        SentHeartbeat sent = membership.heartbeat(now);
+        LeaderView v = view.get();
+        String leader = v.leader().workerId();
+        DeliveryOptions options = new DeliveryOptions().setSendTimeout(Math.max(500, membership.config()
+                .initialHeartbeatIntervalMs()));
+        vertx.eventBus().<JsonObject>request(CoordinatorWire.address(clusterName, leader),
+                        CoordinatorWire.toJson(sent.request()), options)
+                .onComplete(ar -> context.runOnContext(x -> {
+                    long at = clockMs.getAsLong();
+                    if (ar.failed()) {
+                        LOG.debug("Member {}: heartbeat to {} failed: {}", memberId(), leader, ar.cause().getMessage());
+                        membership.onRequestFailed(at, sent.requestId());
+                        return;
+                    }
+                    HeartbeatResponse response = CoordinatorWire.heartbeatResponse(ar.result().body());
+                    if (response.error() == ErrorCode.GROUP_NOT_FOUND) {
+                        configureGroup(leader);
+                    } else if (response.error() != ErrorCode.NONE) {
+                        LOG.info("Member {}: heartbeat answered {}: {}", memberId(), response.error(),
+                                response.errorMessage());
+                    }
+                    execute(membership.onResponse(at, sent.requestId(), response));
+                    if (membership.heartbeatDue(at)) {
+                        step();
+                    }
+                }));
+    }
+
+    private void configureGroup(String leader) {
+        vertx.eventBus().request(CoordinatorWire.address(clusterName, leader), CoordinatorWire.toJson(groupConfig))
+                .onComplete(ar -> LOG.info("Member {}: configured group {} on {}: {}", memberId(), groupConfig.groupId(),
+                        leader, ar.succeeded() ? ar.result().body() : ar.cause().getMessage()));
+    }
+
+    private void sendLeave(LeaveRequest request) {
+        leaveInFlight = true;
+        String leader = view.get().leader().workerId();
+        vertx.eventBus().<JsonObject>request(CoordinatorWire.address(clusterName, leader), CoordinatorWire.toJson(request))
+                .onComplete(ar -> context.runOnContext(x -> {
+                    LOG.info("Member {} left group {}: {}", memberId(), groupConfig.groupId(),
+                            ar.succeeded() ? CoordinatorWire.leaveResponse(ar.result().body()) : ar.cause().getMessage());
+                    left.tryComplete();
+                }));
+    }
+
+    private void execute(List<MemberAction> actions) {
+        for (MemberAction action : actions) {
+            if (action instanceof MemberAction.StartShard start) {
+                LOG.info("Member {}: start {} (owner epoch {})", memberId(), start.shard(), start.ownerEpoch());
+                shards.acquire(start.shard(), start.ownerEpoch()).onFailure(e ->
+                        LOG.warn("Member {}: cannot start {}: {}", memberId(), start.shard(), e.getMessage()));
+            } else if (action instanceof MemberAction.RevokeShard revoke) {
+                LOG.info("Member {}: revoke {}", memberId(), revoke.shard());
+                shards.release(revoke.shard()).onComplete(ar -> context.runOnContext(v -> {
+                    membership.onShardDrained(revoke.shard());
+                    step();
+                }));
+            } else if (action instanceof MemberAction.FenceAll fence) {
+                LOG.warn("Member {}: fencing itself, dropping {}: {}", memberId(), fence.shards(), fence.reason());
+                shards.fenceAll();
+            }
+        }
+    }
+}

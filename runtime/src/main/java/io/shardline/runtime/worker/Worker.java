@@ -1,0 +1,219 @@
+package io.shardline.runtime.worker;
+
+import com.codahale.metrics.MetricRegistry;
+import io.shardline.api.assignor.Assignor;
+import io.shardline.api.config.Placeholders;
+import io.shardline.coordinator.CoordinatorMetrics;
+import io.shardline.coordinator.assignor.AssignorRegistry;
+import io.shardline.coordinator.group.GroupConfig;
+import io.shardline.coordinator.group.RebalanceProtocol;
+import io.shardline.runtime.cluster.ClusterSettings;
+import io.shardline.runtime.cluster.LeaderView;
+import io.shardline.runtime.cluster.WorkerCluster;
+import io.shardline.runtime.coordinator.CoordinatorHostSettings;
+import io.shardline.runtime.coordinator.CoordinatorVerticle;
+import io.shardline.runtime.listener.Listener;
+import io.shardline.runtime.listener.ListenerDefinition;
+import io.shardline.runtime.listener.ListenerLoader;
+import io.shardline.runtime.listener.StreamSpec;
+import io.shardline.runtime.member.MemberShardsPort;
+import io.shardline.runtime.member.MemberVerticle;
+import io.shardline.runtime.plugin.PluginError;
+import io.shardline.runtime.plugin.Plugins;
+import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.shard.MemberShards;
+import io.shardline.runtime.shard.RuntimeShardRedis;
+import io.shardline.runtime.shard.ShardCommands;
+import io.shardline.runtime.store.MetadataKeys;
+import io.shardline.runtime.store.RecordCodec;
+import io.shardline.runtime.store.RedisGroupLog;
+import io.vertx.core.Future;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running worker: plugins and listeners loaded and validated, cluster joined, Redis connected, the
+ * coordinator host deployed (it serves when this worker leads), and one heartbeat loop per logical
+ * member of every listener. {@link #start} blocks until all of that is up; {@link #stop} leaves every
+ * group (revoking and draining shards), then leaves the cluster.
+ *
+ * <p>Thread-safe; start and stop from plain threads, never an event loop.
+ */
+public final class Worker {
+
+    /** Member attribute carrying the REST address, shown by every worker. */
+    public static final String REST_ATTRIBUTE = "shardline.rest";
+
+    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+    private static final long START_TIMEOUT_MS = 60_000;
+
+    private final WorkerConfig config;
+    private final WorkerCluster cluster;
+    private final RedisClient redis;
+    private final Plugins plugins;
+    private final List<Listener> listeners;
+    private final List<MemberVerticle> members;
+
+    private Worker(WorkerConfig config, WorkerCluster cluster, RedisClient redis, Plugins plugins,
+                   List<Listener> listeners, List<MemberVerticle> members) {
+        this.config = config;
+        this.cluster = cluster;
+        this.redis = redis;
+        this.plugins = plugins;
+        this.listeners = listeners;
+        this.members = members;
+    }
+
+    /**
+     * Starts a worker.
+     *
+     * @param home directory relative {@code plugin.path} and {@code listeners.dir} are resolved against
+     * @throws io.shardline.api.config.ConfigException when a listener file is invalid (before joining anything)
+     * @throws io.shardline.runtime.cluster.ClusterStartException when the cluster cannot be joined
+     * @throws IllegalStateException when Redis or Vert.x cannot start
+     */
+    public static Worker start(WorkerConfig config, Path home, Placeholders placeholders) {
+        LongSupplier clockMs = () -> System.nanoTime() / 1_000_000;
+        List<Path> pluginPath = config.pluginPath().stream().map(home::resolve).toList();
+        Plugins plugins = Plugins.load(pluginPath, Worker.class.getClassLoader());
+        for (PluginError error : plugins.errors()) {
+            LOG.warn("Plugin not loaded: {}", error);
+        }
+        List<ListenerDefinition> definitions = ListenerLoader.loadAll(home.resolve(config.listenersDir()), plugins,
+                placeholders).throwIfInvalid().listeners();
+
+        String rest = config.restBind() + ":" + config.restPort();
+        WorkerCluster cluster = WorkerCluster.start(ClusterSettings.from(config, Map.of(REST_ATTRIBUTE, rest)),
+                START_TIMEOUT_MS);
+        try {
+            long seed = System.nanoTime();
+            LOG.info("Reconnect jitter seed {}", seed);
+            RedisClient redis = await(RedisClient.connect(cluster.vertx(), config.redis(), new SplittableRandom(seed)));
+            RuntimeShardRedis shardRedis = new RuntimeShardRedis(redis);
+            CoordinatorVerticle coordinator = new CoordinatorVerticle(new CoordinatorHostSettings(config.clusterName(),
+                    config.workerId(), redis, new RedisGroupLog(redis, new MetadataKeys(config.clusterName())),
+                    new RecordCodec(), new ShardCommands(shardRedis), assignors(), CoordinatorMetrics.NOOP,
+                    clockMs, Math.max(50, config.heartbeatIntervalMs() / 2), config.heartbeatIntervalMs(),
+                    config.sessionTimeoutMs()));
+            await(cluster.vertx().deployVerticle(coordinator));
+            cluster.onViewChange(coordinator::onViewChange);
+
+            MetricRegistry registry = new MetricRegistry();
+            List<Listener> listeners = new ArrayList<>();
+            List<MemberVerticle> members = new ArrayList<>();
+            for (ListenerDefinition definition : definitions) {
+                Listener listener = await(Listener.start(cluster.vertx(), shardRedis, definition, config.workerId(),
+                        registry, new MemberShards.Events() { }, System::currentTimeMillis));
+                listeners.add(listener);
+                GroupConfig group = groupConfig(definition, config);
+                for (MemberShards shards : listener.members()) {
+                    MemberVerticle member = new MemberVerticle(config.clusterName(), shards.memberId(), group,
+                            MemberShardsPort.of(shards), cluster::view, clockMs, config.heartbeatIntervalMs(), 50);
+                    await(cluster.vertx().deployVerticle(member));
+                    members.add(member);
+                }
+            }
+            return new Worker(config, cluster, redis, plugins, listeners, members);
+        } catch (RuntimeException e) {
+            cluster.stop(10_000);
+            throw e;
+        }
+    }
+
+    /** The one line printed when the worker has joined. */
+    public String joinedLine(long startedMsAgo) {
+        LeaderView view = cluster.view();
+        return "Shardline worker " + config.workerId() + " joined cluster '" + config.clusterName() + "': "
+                + view.size() + " worker(s), leader " + view.leader().workerId() + ", REST http://"
+                + config.restBind() + ":" + config.restPort() + ", " + members.size() + " member(s) ("
+                + startedMsAgo + " ms after JVM start)";
+    }
+
+    /** The cluster view. */
+    public LeaderView view() {
+        return cluster.view();
+    }
+
+    /**
+     * Graceful stop within {@code timeoutMs}: every member leaves its group (shards revoked, in-flight
+     * batches drained, revocations reported), listeners close, then the worker leaves the cluster.
+     *
+     * @return true when everything finished in time
+     */
+    public boolean stop(long timeoutMs) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        LOG.info("Stopping worker {}: {} member(s) leave their groups", config.workerId(), members.size());
+        boolean clean = awaitQuietly(Future.join(members.stream().map(MemberVerticle::leave).toList()), deadline,
+                "members leaving their groups");
+        clean &= awaitQuietly(Future.join(listeners.stream().map(Listener::close).toList()), deadline,
+                "listeners closing");
+        awaitQuietly(redis.close(), deadline, "closing Redis");
+        cluster.stop(Math.max(1_000, remainingMs(deadline)));
+        plugins.close();
+        LOG.info("Worker {} stopped{}", config.workerId(), clean ? "" : " (not everything finished in time)");
+        return clean;
+    }
+
+    private static GroupConfig groupConfig(ListenerDefinition definition, WorkerConfig config) {
+        TreeMap<String, Integer> streams = new TreeMap<>();
+        for (StreamSpec s : definition.config().streams()) {
+            streams.put(s.name(), s.shardCount());
+        }
+        return new GroupConfig(definition.config().group(), streams, definition.config().assignor(),
+                RebalanceProtocol.COOPERATIVE, config.sessionTimeoutMs(), config.heartbeatIntervalMs());
+    }
+
+    private static Function<String, Assignor> assignors() {
+        return name -> {
+            try {
+                return AssignorRegistry.find(name, Worker.class.getClassLoader());
+            } catch (IllegalArgumentException e) {
+                LOG.warn("Unknown assignor '{}': {}", name, e.getMessage());
+                return null;
+            }
+        };
+    }
+
+    private static <T> T await(Future<T> future) {
+        try {
+            return future.toCompletionStage().toCompletableFuture().get(START_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause.getMessage(), cause);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("worker start did not finish within " + START_TIMEOUT_MS + " ms", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting", e);
+        }
+    }
+
+    private static boolean awaitQuietly(Future<?> future, long deadlineNanos, String what) {
+        try {
+            future.toCompletionStage().toCompletableFuture().get(remainingMs(deadlineNanos), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            LOG.warn("Gave up waiting for {}: stop timeout reached", what);
+        } catch (ExecutionException e) {
+            LOG.warn("{} failed: {}", what, e.getCause().getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
+    }
+
+    private static long remainingMs(long deadlineNanos) {
+        return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
+    }
+}
