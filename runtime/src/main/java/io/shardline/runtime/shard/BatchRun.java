@@ -21,9 +21,20 @@ final class BatchRun {
     private int attempt = 1;
     private Throwable lastError;
     private boolean deadLetterDue;
+    private boolean started;
 
     BatchRun(List<StreamRecord> records) {
         this.records = List.copyOf(records);
+    }
+
+    /** Marks that the handler has been called for this batch (it is in flight, not only prefetched). */
+    void markStarted() {
+        started = true;
+    }
+
+    /** False while the batch was only read ahead and no handler call has seen it (it may then be left to the next owner). */
+    boolean started() {
+        return started;
     }
 
     /** The records of the next attempt: the whole batch, or one record once split. */

@@ -281,7 +281,7 @@ public final class MemberShards {
         return switch (s.phase()) {
             case TAKING_OVER, REPLAYING, READING -> !s.paused && !memberPaused;
             case RELEASING -> settings.releaseMode() == ConsumerSettings.ReleaseMode.FINISH
-                    && (s.batch != null || !s.unacked.isEmpty());
+                    && (s.batch != null && s.batch.started() || !s.unacked.isEmpty());
             default -> false;
         };
     }
@@ -427,6 +427,7 @@ public final class MemberShards {
 
     private void process(OwnedShard s) {
         BatchRun batch = s.batch;
+        batch.markStarted();
         List<StreamRecord> records = batch.current();
         long started = nanoClock.getAsLong();
         on(invoker.invoke(s, records), ar -> {
@@ -438,7 +439,11 @@ public final class MemberShards {
                 metrics.handled(records.size(), nanoClock.getAsLong() - started);
                 batch.advance();
                 s.unacked = ids(records);
-                ack(s);
+                if (batch.finished() && s.phase() == ShardPhase.READING && !s.paused && !memberPaused) {
+                    ackAndRead(s);
+                } else {
+                    ack(s);
+                }
                 return;
             }
             metrics.failedAttempt();
@@ -502,6 +507,32 @@ public final class MemberShards {
         });
     }
 
+    /** The hot path: acknowledge the batch just handled and read the next one in one call; the shard then goes to the tail. */
+    private void ackAndRead(OwnedShard s) {
+        List<String> ids = s.unacked;
+        on(commands.ackAndRead(s.shard(), settings.group(), memberId(), s.ownerEpoch(), settings.ackMode(), ids, settings.batchSize()), ar -> {
+            if (ar.failed()) {
+                redisFailed(s, ar.cause());
+                return;
+            }
+            s.redisFailures = 0;
+            s.unacked = List.of();
+            s.batch = null;
+            if (!s.phase().active()) {
+                finish(s, Next.STOP);
+                return;
+            }
+            ShardCommands.ReadResult page = ar.result();
+            if (page.records().isEmpty()) {
+                s.wakeId = page.cursor();
+                finish(s, Next.IDLE);
+            } else {
+                s.batch = new BatchRun(page.records()); // read ahead; handled when the shard's turn comes again
+                finish(s, Next.AGAIN);
+            }
+        });
+    }
+
     private void redisFailed(OwnedShard s, Throwable error) {
         if (!s.phase().active()) {
             finish(s, Next.STOP);
@@ -538,13 +569,14 @@ public final class MemberShards {
 
     /** Completes the release when nothing is in flight (or the batch is abandoned); true when it did. */
     private boolean maybeFinishRelease(OwnedShard s) {
-        boolean drained = s.batch == null && s.unacked.isEmpty();
+        boolean drained = (s.batch == null || !s.batch.started()) && s.unacked.isEmpty();
         boolean abandon = settings.releaseMode() == ConsumerSettings.ReleaseMode.ABANDON;
         if (abandon || (drained && !s.stepping)) {
             if (!drained) {
                 LOG.info("member {} shard {}: abandoning the batch in flight; the next owner takes it over", memberId(), s.shard());
             }
             cancelTimer(s);
+            s.batch = null; // a batch only read ahead stays pending in Redis for the next owner's takeover
             transition(s, ShardPhase.RELEASED, drained ? "in-flight batch finished" : "in-flight batch abandoned");
             remove(s);
             revoked(s).onComplete(ar -> s.released.complete());

@@ -64,11 +64,23 @@ public final class ShardCommands {
 
     /** Fenced acknowledgement of {@code ids} ({@code XACK}, atomic {@code XACK+XDEL}, or {@code XACKDEL}). */
     public Future<Long> ack(ShardId shard, String group, String member, long epoch, AckMode mode, List<String> ids) {
-        String scriptMode = mode == AckMode.ACK ? "KEEP" : redis.supportsXackdel() ? "XACKDEL" : "DEL";
         return withLibrary(() -> {
-            Request req = fcall("shard_ack", shard).arg(group).arg(member).arg(epoch).arg(scriptMode);
+            Request req = fcall("shard_ack", shard).arg(group).arg(member).arg(epoch).arg(scriptMode(mode));
             ids.forEach(req::arg);
             return redis.send(req).map(Response::toLong);
+        });
+    }
+
+    /**
+     * Fenced acknowledgement of {@code ids} followed by a fenced read of up to {@code count} new entries, in
+     * one script call (one round trip per batch on the hot path).
+     */
+    public Future<ReadResult> ackAndRead(ShardId shard, String group, String member, long epoch, AckMode mode,
+                                         List<String> ids, int count) {
+        return withLibrary(() -> {
+            Request req = fcall("shard_ack_read", shard).arg(group).arg(member).arg(epoch).arg(scriptMode(mode)).arg(count);
+            ids.forEach(req::arg);
+            return redis.send(req).map(r -> parseRead(shard, r));
         });
     }
 
@@ -114,15 +126,19 @@ public final class ShardCommands {
         });
     }
 
+    private String scriptMode(AckMode mode) {
+        return mode == AckMode.ACK ? "KEEP" : redis.supportsXackdel() ? "XACKDEL" : "DEL";
+    }
+
     private static Request fcall(String function, ShardId shard) {
         return Request.cmd(Command.FCALL).arg(function).arg(2).arg(shard.key()).arg(shard.ownerKey());
     }
 
     private static ReadResult parseRead(ShardId shard, Response reply) {
         String cursor = reply.get(0).toString();
-        List<StreamRecord> records = new ArrayList<>(reply.size() - 1);
-        for (int i = 1; i < reply.size(); i++) {
-            Response entry = reply.get(i);
+        Response entries = reply.get(1);
+        List<StreamRecord> records = new ArrayList<>(entries.size());
+        for (Response entry : entries) {
             Response raw = entry.get(1);
             Map<String, String> fields = new LinkedHashMap<>(raw.size());
             for (int f = 0; f + 1 < raw.size(); f += 2) {

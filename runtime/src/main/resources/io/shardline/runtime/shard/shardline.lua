@@ -18,34 +18,49 @@ local function owner_check(keys, member, epoch)
   return nil
 end
 
--- ARGV: group member epoch count id ('>' for new entries, or a PEL cursor such as '0')
--- Reply: {cursor, entry...}; entry = {id, {field, value, ...}} (plus the delivery count when replaying the PEL).
+-- Reads up to count entries for member. Reply: {cursor, entries}; entries = {{id, {field, value, ...}[, deliveries]}, ...}.
 -- cursor: the last id of the raw page; or, when nothing came back, for '>' the stream's top id (the
 -- wake-up position for XREAD BLOCK, '0-0' when empty) and for a PEL read '' (the PEL is exhausted).
 -- Entries deleted from the stream but still pending are acknowledged here and not returned.
+local function read_entries(keys, group, member, count, id)
+  local r = redis.call('XREADGROUP', 'GROUP', group, member, 'COUNT', count, 'STREAMS', keys[1], id)
+  local raw = (r and r[1] and r[1][2]) or {}
+  if id == '>' then
+    if #raw > 0 then return {raw[#raw][1], raw} end
+    local top = redis.call('XREVRANGE', keys[1], '+', '-', 'COUNT', 1)
+    return {(top[1] and top[1][1]) or '0-0', raw}
+  end
+  if #raw == 0 then return {'', raw} end
+  local live = {}
+  local gone = {}
+  for _, entry in ipairs(raw) do
+    if entry[2] then live[#live + 1] = entry else gone[#gone + 1] = entry[1] end
+  end
+  if #gone > 0 then redis.call('XACK', keys[1], group, unpack(gone)) end
+  if #live > 0 then
+    local p = redis.call('XPENDING', keys[1], group, live[1][1], live[#live][1], #live, member)
+    local counts = {}
+    for _, row in ipairs(p) do counts[row[1]] = row[4] end
+    for i = 1, #live do live[i][3] = counts[live[i][1]] or 1 end
+  end
+  return {raw[#raw][1], live}
+end
+
+local function ack_ids(keys, group, mode, ids)
+  if #ids == 0 then return 0 end
+  if mode == 'XACKDEL' then
+    redis.call('XACKDEL', keys[1], group, 'IDS', #ids, unpack(ids))
+    return #ids
+  end
+  local n = redis.call('XACK', keys[1], group, unpack(ids))
+  if mode == 'DEL' then redis.call('XDEL', keys[1], unpack(ids)) end
+  return n
+end
+
+-- ARGV: group member epoch count id ('>' for new entries, or a PEL cursor such as '0')
 local function shard_read(keys, a)
   local e = owner_check(keys, a[2], a[3]); if e then return e end
-  local r = redis.call('XREADGROUP', 'GROUP', a[1], a[2], 'COUNT', a[4], 'STREAMS', keys[1], a[5])
-  local out = {''}
-  local gone = {}
-  local raw = (r and r[1] and r[1][2]) or {}
-  for _, entry in ipairs(raw) do
-    if entry[2] then out[#out + 1] = entry else gone[#gone + 1] = entry[1] end
-  end
-  if #gone > 0 then redis.call('XACK', keys[1], a[1], unpack(gone)) end
-  if #raw > 0 then
-    out[1] = raw[#raw][1]
-    if a[5] ~= '>' and #out > 1 then
-      local p = redis.call('XPENDING', keys[1], a[1], out[2][1], out[#out][1], #out - 1, a[2])
-      local counts = {}
-      for _, row in ipairs(p) do counts[row[1]] = row[4] end
-      for i = 2, #out do out[i][3] = counts[out[i][1]] or 1 end
-    end
-  elseif a[5] == '>' then
-    local top = redis.call('XREVRANGE', keys[1], '+', '-', 'COUNT', 1)
-    out[1] = (top[1] and top[1][1]) or '0-0'
-  end
-  return out
+  return read_entries(keys, a[1], a[2], a[4], a[5])
 end
 
 -- ARGV: group member epoch mode id...   mode: KEEP (XACK), DEL (XACK + XDEL, atomic), XACKDEL (Redis 8.2+)
@@ -54,14 +69,17 @@ local function shard_ack(keys, a)
   local e = owner_check(keys, a[2], a[3]); if e then return e end
   local ids = {}
   for i = 5, #a do ids[#ids + 1] = a[i] end
-  if #ids == 0 then return 0 end
-  if a[4] == 'XACKDEL' then
-    redis.call('XACKDEL', keys[1], a[1], 'IDS', #ids, unpack(ids))
-    return #ids
-  end
-  local n = redis.call('XACK', keys[1], a[1], unpack(ids))
-  if a[4] == 'DEL' then redis.call('XDEL', keys[1], unpack(ids)) end
-  return n
+  return ack_ids(keys, a[1], a[4], ids)
+end
+
+-- ARGV: group member epoch mode count id...   Acknowledges the ids (as shard_ack), then reads up to
+-- count new entries (as shard_read with '>'): one round trip per batch on the hot path.
+local function shard_ack_read(keys, a)
+  local e = owner_check(keys, a[2], a[3]); if e then return e end
+  local ids = {}
+  for i = 6, #a do ids[#ids + 1] = a[i] end
+  ack_ids(keys, a[1], a[4], ids)
+  return read_entries(keys, a[1], a[2], a[5], '>')
 end
 
 -- ARGV: group member epoch cursor count
@@ -94,11 +112,12 @@ local function shard_set_owner(keys, a)
 end
 
 local function shardline_version()
-  return '1'
+  return '2'
 end
 
 redis.register_function('shard_read', shard_read)
 redis.register_function('shard_ack', shard_ack)
+redis.register_function('shard_ack_read', shard_ack_read)
 redis.register_function('shard_takeover', shard_takeover)
 redis.register_function('shard_set_owner', shard_set_owner)
 redis.register_function{function_name = 'shardline_version', callback = shardline_version, flags = {'no-writes'}}

@@ -31,7 +31,7 @@ final class MemberHarness implements AutoCloseable {
     private final List<MemberShards> members = new ArrayList<>();
 
     MemberHarness(String uri) {
-        redis = VertxShardRedis.create(vertx, uri, 8, 5_000);
+        redis = VertxShardRedis.create(vertx, uri, 8, 10_000);
         commands = new ShardCommands(redis);
         await(redis.send(Request.cmd(Command.FLUSHALL)));
         await(commands.loadLibrary());

@@ -29,7 +29,7 @@ class ShardCommandsTest {
     @BeforeEach
     void setUp(RedisServer server) {
         vertx = Vertx.vertx();
-        redis = VertxShardRedis.create(vertx, server.uri(), 4, 2_000);
+        redis = VertxShardRedis.create(vertx, server.uri(), 4, 10_000);
         commands = new ShardCommands(redis);
         await(redis.send(Request.cmd(Command.FLUSHALL)));
         await(commands.loadLibrary());

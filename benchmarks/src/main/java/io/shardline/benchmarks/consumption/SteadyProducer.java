@@ -1,0 +1,66 @@
+package io.shardline.benchmarks.consumption;
+
+import io.shardline.api.handler.ShardId;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Writes records at a steady rate round-robin over shards, each with {@code t} = System.nanoTime() when
+ * its XADD is issued (so the consumer in the same JVM measures end-to-end latency). Issues the XADDs due
+ * every millisecond from a 1 ms timer.
+ */
+final class SteadyProducer {
+
+    private final BenchRedis b;
+    private final io.vertx.redis.client.Redis client;
+    private final io.vertx.redis.client.RedisConnection connection;
+    private final List<ShardId> shards;
+    private final long ratePerSecond;
+    private final AtomicLong sent = new AtomicLong();
+    private long sentAtReset;
+    private int next;
+
+    SteadyProducer(BenchRedis b, List<ShardId> shards, long ratePerSecond) {
+        this.b = b;
+        this.client = io.vertx.redis.client.Redis.createClient(b.vertx,
+                new io.vertx.redis.client.RedisOptions().setConnectionString(b.server.uri()).setMaxPoolSize(4).setMaxPoolWaiting(10_000));
+        this.connection = BenchRedis.await(client.connect());
+        this.shards = shards;
+        this.ratePerSecond = ratePerSecond;
+    }
+
+    /** Produces for {@code millis}; resets the count used by {@link #sentSinceReset()} first. */
+    void run(long millis) {
+        long end = System.nanoTime() + millis * 1_000_000L;
+        runWhile(() -> System.nanoTime() < end);
+    }
+
+    /** Produces while {@code condition} holds (checked every millisecond). */
+    void runWhile(BooleanSupplier condition) {
+        sentAtReset = sent.get();
+        long start = System.nanoTime();
+        long issued = 0;
+        while (condition.getAsBoolean()) {
+            long due = (System.nanoTime() - start) * ratePerSecond / 1_000_000_000L;
+            if (issued < due) {
+                java.util.List<Request> batch = new java.util.ArrayList<>();
+                for (; issued < due; issued++) {
+                    ShardId s = shards.get(next++ % shards.size());
+                    batch.add(Request.cmd(Command.XADD).arg(s.key()).arg("*").arg("t").arg(System.nanoTime()).arg("p").arg("x"));
+                }
+                int n = batch.size();
+                connection.batch(batch).onSuccess(r -> sent.addAndGet(n));
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(500_000); // pacing of the producer loop
+        }
+        BenchRedis.waitUntil(30_000, () -> sent.get() - sentAtReset >= 0);
+    }
+
+    /** Records acknowledged by Redis since the last run started. */
+    long sentSinceReset() {
+        return sent.get() - sentAtReset;
+    }
+}
