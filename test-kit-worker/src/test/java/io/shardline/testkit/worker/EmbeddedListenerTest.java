@@ -80,9 +80,10 @@ class EmbeddedListenerTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("max.attempts = \"zero\"")
                 .hasMessageContaining("streams = \"orders:0\"");
-        assertThatThrownBy(() -> EmbeddedListener.builder(redis.uri()).handler("checking").streams("orders:1").start())
+        assertThatThrownBy(() -> EmbeddedListener.builder(redis.uri()).handler("checking").streams("orders:1")
+                .handlerConfig("required.field", "").start())
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("required.field");
+                .hasMessageContaining("handler.config.required.field");
         assertThatThrownBy(() -> EmbeddedListener.builder(redis.uri()).handler("no-such-handler").streams("o:1").start())
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("no-such-handler");
