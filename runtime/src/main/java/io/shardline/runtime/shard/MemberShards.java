@@ -46,6 +46,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safety: all state lives on one Vert.x context; public methods may be called from any thread
  * and return futures completed on that context. Handler code runs on the member's worker pool.
+ *
+ * <p>Size: one state machine on one context (scheduling, the per-shard steps and the terminal
+ * transitions share the ready queue, the slot count and the shard map), kept in one file on purpose so
+ * its single-threaded invariants can be read in one place; the pure parts live beside it
+ * ({@link BatchRun}, {@link ShardPhase}, {@link ConsumerSettings}, {@link WakeUpLoop}, {@link HandlerInvoker}).
  */
 public final class MemberShards {
 
