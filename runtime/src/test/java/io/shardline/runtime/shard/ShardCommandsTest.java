@@ -92,6 +92,24 @@ class ShardCommandsTest {
     }
 
     @Test
+    void ackAndReadAcknowledgesThenReadsTheNextPageInOneCall() {
+        ShardId s = new ShardId("o", 2);
+        await(commands.ensureGroup(s, G, "0"));
+        List<String> ids = ShardTesting.add(redis, s, 5);
+        await(commands.setOwner(s, "A", 1));
+        List<StreamRecord> first = await(commands.read(s, G, "A", 1, 3, ">")).records();
+        ShardCommands.ReadResult next = await(commands.ackAndRead(s, G, "A", 1, AckMode.ACK,
+                first.stream().map(StreamRecord::entryId).toList(), 3));
+        assertThat(next.records()).extracting(StreamRecord::entryId).containsExactly(ids.get(3), ids.get(4));
+        assertThat(await(redis.send(Request.cmd(Command.XPENDING).arg(s.key()).arg(G))).get(0).toLong()).isEqualTo(2);
+        ShardCommands.ReadResult empty = await(commands.ackAndRead(s, G, "A", 1, AckMode.ACK_DELETE, List.of(ids.get(3), ids.get(4)), 3));
+        assertThat(empty.records()).isEmpty();
+        assertThat(empty.cursor()).isEqualTo(ids.get(2)); // top id after ids 3 and 4 were deleted
+        await(commands.setOwner(s, "B", 2));
+        assertThatThrownBy(() -> await(commands.ackAndRead(s, G, "A", 1, AckMode.ACK, List.of(), 3))).hasMessageContaining("FENCED");
+    }
+
+    @Test
     void missingOwnerIsNotFencingAndTheLibraryReloadsItself() {
         ShardId s = new ShardId("o", 1);
         await(commands.ensureGroup(s, G, "0"));
