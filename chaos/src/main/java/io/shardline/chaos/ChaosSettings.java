@@ -1,0 +1,78 @@
+package io.shardline.chaos;
+
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The parameters of one chaos run. Immutable.
+ *
+ * @param seed the seed of the fault schedule (printed; the same seed replays the same schedule)
+ * @param durationMs how long faults are injected (then production stops and the group drains)
+ * @param workers how many worker processes
+ * @param shards how many shards the stream has
+ * @param ratePerSecond records per second the producer writes (round-robin over the shards)
+ * @param faults the fault kinds the schedule draws from
+ * @param sessionTimeoutMs the workers' {@code session.timeout.ms}
+ * @param heartbeatIntervalMs the workers' {@code heartbeat.interval.ms}
+ * @param maxConcurrency the listener's {@code max.concurrency}
+ * @param batchSize the listener's {@code batch.size}
+ * @param workMs simulated work per record in the verifying handler
+ * @param distHome the unpacked distribution ({@code dist/target/shardline-<version>})
+ * @param workDir where the run writes configs, logs, handling logs and the report
+ * @param workerJavaOpts {@code JAVA_OPTS} for the worker JVMs
+ */
+public record ChaosSettings(long seed,
+                            long durationMs,
+                            int workers,
+                            int shards,
+                            int ratePerSecond,
+                            Set<FaultKind> faults,
+                            int sessionTimeoutMs,
+                            int heartbeatIntervalMs,
+                            int maxConcurrency,
+                            int batchSize,
+                            long workMs,
+                            Path distHome,
+                            Path workDir,
+                            String workerJavaOpts) {
+
+    /** The stream the producer writes and the listener reads. */
+    public static final String STREAM = "chaos";
+    /** The listener (and consumer group) name. */
+    public static final String LISTENER = "chaos";
+    /** The dead-letter stream of the listener. */
+    public static final String DEAD_LETTERS = "chaos.dlq";
+
+    /** Validates. */
+    public ChaosSettings {
+        Objects.requireNonNull(distHome, "distHome");
+        Objects.requireNonNull(workDir, "workDir");
+        faults = faults.isEmpty() ? EnumSet.noneOf(FaultKind.class) : EnumSet.copyOf(faults);
+        if (workers < 2) {
+            throw new IllegalArgumentException("--workers must be at least 2 (a failover needs a survivor), got " + workers);
+        }
+        if (shards < 1 || ratePerSecond < 1 || durationMs < 1) {
+            throw new IllegalArgumentException("--shards, --rate and --duration must be positive");
+        }
+        if (3L * heartbeatIntervalMs > sessionTimeoutMs) {
+            throw new IllegalArgumentException("--heartbeat-ms must be at most a third of --session-timeout-ms");
+        }
+    }
+
+    /** The most records one worker can have in its handlers at once (one member per worker). */
+    public int inFlightPerWorker() {
+        return maxConcurrency * batchSize;
+    }
+
+    /** How long a paused worker stays stopped: 1.5 session timeouts, so that it is fenced. */
+    public long pauseMs() {
+        return sessionTimeoutMs * 3L / 2;
+    }
+
+    /** The graceful-stop bound the workers get ({@code rebalance.timeout.ms}). */
+    public int rebalanceTimeoutMs() {
+        return Math.max(5_000, 3 * sessionTimeoutMs);
+    }
+}

@@ -1,0 +1,181 @@
+package io.shardline.chaos;
+
+import io.shardline.chaos.verifying.HandlingLine;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The Jepsen-style offline checker of a chaos run (research notes §3.3: a {@code total-queue} checker plus
+ * ownership, fencing and order checks): it turns a {@link History} into a {@link CheckReport}.
+ *
+ * <p>Violations (any one makes the run invalid):
+ * <ul>
+ *   <li><b>lost</b>: produced (XADD acknowledged) but never handled;</li>
+ *   <li><b>redis lost</b>: produced but missing from the stream at the end (a durability failure);</li>
+ *   <li><b>unexpected</b>: handled but never attempted by the producer;</li>
+ *   <li><b>acked, never handled</b>: acknowledged in the group (delivered, not pending) without a handling;</li>
+ *   <li><b>dead-lettered</b>: the verifying handler never fails, so the dead-letter stream stays empty;</li>
+ *   <li><b>duplicates</b> after a graceful restart or with no fault at all, or more duplicates after one
+ *       crash/pause than the crashed worker's in-flight capacity;</li>
+ *   <li>the ownership, fencing and order checks of {@link OwnershipCheck};</li>
+ * </ul>
+ * Failover times and processing gaps come from {@link FailoverAnalysis}. Pure: no I/O, no clock.
+ */
+public final class Checker {
+
+    private Checker() {
+    }
+
+    /** Checks one run. */
+    public static CheckReport check(History history) {
+        ReportBuilder report = new ReportBuilder();
+        Map<ShardEntry, List<HandlingLine>> handled = handledByEntry(history);
+        checkDelivery(history, handled, report);
+        checkDuplicates(history, handled, report);
+        OwnershipCheck.check(history, handled, report);
+        FailoverAnalysis.analyse(history, report);
+        return report.build();
+    }
+
+    /** The handlings of the run's stream, grouped by record; each list in log order. */
+    static Map<ShardEntry, List<HandlingLine>> handledByEntry(History history) {
+        Map<ShardEntry, List<HandlingLine>> handled = new TreeMap<>();
+        for (HandlingLine h : history.handlings()) {
+            if (h.stream().equals(history.stream())) {
+                handled.computeIfAbsent(new ShardEntry(h.shard(), EntryId.parse(h.entryId())), k -> new ArrayList<>())
+                        .add(h);
+            }
+        }
+        return handled;
+    }
+
+    private static void checkDelivery(History history, Map<ShardEntry, List<HandlingLine>> handled,
+                                      ReportBuilder report) {
+        Map<ShardEntry, Produced> produced = new HashMap<>();
+        Set<Long> attemptedSeqs = new HashSet<>(history.indeterminate());
+        for (Produced p : history.produced()) {
+            produced.put(new ShardEntry(p.shard(), p.entryId()), p);
+            attemptedSeqs.add(p.seq());
+        }
+        Map<Integer, Set<EntryId>> inRedis = new HashMap<>();
+        history.shards().forEach((shard, state) -> inRedis.put(shard, new HashSet<>(state.entries())));
+        List<String> lost = new ArrayList<>();
+        List<String> redisLost = new ArrayList<>();
+        for (Produced p : history.produced().stream().sorted(Comparator.comparingLong(Produced::seq)).toList()) {
+            ShardEntry key = new ShardEntry(p.shard(), p.entryId());
+            if (!handled.containsKey(key)) {
+                lost.add("seq " + p.seq() + " at " + key);
+            }
+            Set<EntryId> stream = inRedis.get(p.shard());
+            if (stream != null && !stream.contains(p.entryId())) {
+                redisLost.add("seq " + p.seq() + " at " + key);
+            }
+        }
+        List<String> unexpected = new ArrayList<>();
+        List<String> mismatched = new ArrayList<>();
+        for (HandlingLine h : history.handlings()) {
+            ShardEntry key = new ShardEntry(h.shard(), EntryId.parse(h.entryId()));
+            Produced p = produced.get(key);
+            if (!h.stream().equals(history.stream()) || !attemptedSeqs.contains(h.seq())) {
+                unexpected.add(h.stream() + ":" + key + " seq " + h.seq());
+            } else if (p != null && p.seq() != h.seq()) {
+                mismatched.add(key + " produced seq " + p.seq() + " handled as seq " + h.seq());
+            }
+        }
+        List<ShardEntry> ackedNotHandled = new ArrayList<>();
+        long pendingAtEnd = 0;
+        for (ShardState state : new TreeMap<>(history.shards()).values()) {
+            pendingAtEnd += state.pending().size();
+            for (EntryId id : state.ackedEntries()) {
+                ShardEntry key = new ShardEntry(state.shard(), id);
+                if (!handled.containsKey(key)) {
+                    ackedNotHandled.add(key);
+                }
+            }
+        }
+        Set<Long> handledSeqs = new HashSet<>();
+        history.handlings().forEach(h -> handledSeqs.add(h.seq()));
+        long recovered = history.indeterminate().stream().filter(handledSeqs::contains).count();
+        report.count("produced", history.produced().size())
+                .count("produced.indeterminate", history.indeterminate().size())
+                .count("produced.indeterminate.handled", recovered)
+                .count("handlings", history.handlings().size())
+                .count("handled.distinct", handled.size())
+                .count("lost", lost.size())
+                .count("redis.lost", redisLost.size())
+                .count("unexpected", unexpected.size() + mismatched.size())
+                .count("acked.not.handled", ackedNotHandled.size())
+                .count("pending.at.end", pendingAtEnd)
+                .count("dead.lettered", history.deadLettered())
+                .violationIf(lost, "lost records (produced, never handled)")
+                .violationIf(redisLost, "acknowledged XADDs missing from Redis")
+                .violationIf(unexpected, "unexpected records (handled, never produced)")
+                .violationIf(mismatched, "records handled with another sequence number than produced")
+                .violationIf(ackedNotHandled, "records acknowledged but never handled");
+        if (history.deadLettered() > 0) {
+            report.violation("dead-lettered records: " + history.deadLettered() + " (the verifying handler never fails)");
+        }
+    }
+
+    private static void checkDuplicates(History history, Map<ShardEntry, List<HandlingLine>> handled,
+                                        ReportBuilder report) {
+        List<FaultEvent> faults = history.faults().stream().sorted(Comparator.comparingLong(FaultEvent::startMs)).toList();
+        Map<Integer, Long> byFault = new TreeMap<>();
+        List<String> steady = new ArrayList<>();
+        List<String> graceful = new ArrayList<>();
+        long total = 0;
+        for (Map.Entry<ShardEntry, List<HandlingLine>> e : handled.entrySet()) {
+            List<HandlingLine> hs = e.getValue().stream().sorted(Comparator.comparingLong(HandlingLine::startMs)).toList();
+            for (HandlingLine again : hs.subList(1, hs.size())) {
+                total++;
+                int f = lastFaultAtOrBefore(faults, again.startMs());
+                if (f < 0) {
+                    steady.add(e.getKey() + " again by " + again.member() + "@" + again.epoch());
+                } else if (faults.get(f).kind().graceful()) {
+                    graceful.add(e.getKey() + " again by " + again.member() + "@" + again.epoch() + " after " + faults.get(f));
+                } else {
+                    byFault.merge(f, 1L, Long::sum);
+                }
+            }
+        }
+        List<String> overBound = new ArrayList<>();
+        byFault.forEach((f, n) -> {
+            FaultEvent fault = faults.get(f);
+            long bound = fault.kind() == FaultKind.KILL_REDIS
+                    ? (long) history.inFlightPerWorker() * workers(history)
+                    : history.inFlightPerWorker();
+            if (n > bound) {
+                overBound.add(n + " after " + fault + " (bound " + bound + ")");
+            }
+        });
+        report.count("duplicates", total)
+                .count("duplicates.graceful", graceful.size())
+                .count("duplicates.without.fault", steady.size())
+                .violationIf(graceful, "duplicates after graceful restarts")
+                .violationIf(steady, "duplicates with no fault before them")
+                .violationIf(overBound, "duplicates above the in-flight capacity of the failed worker");
+    }
+
+    /** The index of the last fault that started at or before {@code timeMs}, or -1. */
+    static int lastFaultAtOrBefore(List<FaultEvent> faultsByStart, long timeMs) {
+        int found = -1;
+        for (int i = 0; i < faultsByStart.size() && faultsByStart.get(i).startMs() <= timeMs; i++) {
+            found = i;
+        }
+        return found;
+    }
+
+    /** The number of distinct workers seen in the handling logs (member ids {@code <worker>-...}). */
+    private static int workers(History history) {
+        Set<String> workers = new TreeSet<>();
+        history.handlings().forEach(h -> workers.add(h.member().substring(0, Math.max(0, h.member().indexOf('-')))));
+        return Math.max(1, workers.size());
+    }
+}

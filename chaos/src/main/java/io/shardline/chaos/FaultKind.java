@@ -1,0 +1,37 @@
+package io.shardline.chaos;
+
+/** The faults the chaos runner injects, and what the checker may tolerate after each. */
+public enum FaultKind {
+    /** {@code kill -9} of a worker that is not the leader. */
+    KILL_WORKER(true, false),
+    /** {@code kill -9} of the worker hosting the coordinator. */
+    KILL_LEADER(true, false),
+    /** {@code SIGSTOP} of a non-leader worker for 1.5 session timeouts, then {@code SIGCONT}. */
+    PAUSE_WORKER(true, false),
+    /** {@code SIGSTOP} of the leader for 1.5 session timeouts, then {@code SIGCONT}. */
+    PAUSE_LEADER(true, false),
+    /** {@code SIGTERM} of one worker (graceful stop: drain, report revoked), then start it again. */
+    RESTART_WORKER(false, true),
+    /** Graceful restart of every worker, one after the other. */
+    ROLLING_RESTART(false, true),
+    /** {@code kill -9} of redis-server (AOF, appendfsync always), then start it again on the same port. */
+    KILL_REDIS(false, false);
+
+    private final boolean ownerLoss;
+    private final boolean graceful;
+
+    FaultKind(boolean ownerLoss, boolean graceful) {
+        this.ownerLoss = ownerLoss;
+        this.graceful = graceful;
+    }
+
+    /** True when the target's shards are orphaned (crash or pause) and must fail over to a new owner epoch. */
+    public boolean ownerLoss() {
+        return ownerLoss;
+    }
+
+    /** True for clean stops: no record may be handled twice because of them. */
+    public boolean graceful() {
+        return graceful;
+    }
+}

@@ -1,0 +1,40 @@
+package io.shardline.chaos;
+
+import io.shardline.chaos.verifying.HandlingLine;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Everything a chaos run left behind, as the checker reads it. Immutable.
+ *
+ * @param stream the logical stream the producer wrote
+ * @param produced the records whose {@code XADD} Redis acknowledged
+ * @param indeterminate sequence numbers whose {@code XADD} got no reply (Redis down): they may or may not exist
+ * @param handlings every handling the verifying handlers logged, each member's file in file order
+ * @param faults the injected faults, in time order
+ * @param shards the Redis state of every shard at the end, by shard index
+ * @param deadLettered how many entries the dead-letter stream holds (the verifying handler never fails)
+ * @param inFlightPerWorker the most records one worker can have in handlers at once
+ *     ({@code concurrency × max.concurrency × batch.size}): the duplicate bound per crashed or paused worker
+ * @param sessionTimeoutMs the workers' session timeout
+ */
+public record History(String stream,
+                      List<Produced> produced,
+                      Set<Long> indeterminate,
+                      List<HandlingLine> handlings,
+                      List<FaultEvent> faults,
+                      Map<Integer, ShardState> shards,
+                      long deadLettered,
+                      int inFlightPerWorker,
+                      long sessionTimeoutMs) {
+
+    /** Copies. */
+    public History {
+        produced = List.copyOf(produced);
+        indeterminate = Set.copyOf(indeterminate);
+        handlings = List.copyOf(handlings);
+        faults = List.copyOf(faults);
+        shards = Map.copyOf(shards);
+    }
+}

@@ -1,0 +1,194 @@
+package io.shardline.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.shardline.chaos.verifying.HandlingLine;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** The checker on small synthetic histories: a clean run passes, and each kind of violation is caught. */
+class CheckerTest {
+
+    private static final long SESSION_MS = 3_000;
+
+    /** A synthetic run: shard 0 owned by A (epoch 1) then B (epoch 2) after A's worker w1 was killed at 1000. */
+    private final List<Produced> produced = new ArrayList<>();
+    private final List<HandlingLine> handlings = new ArrayList<>();
+    private final List<FaultEvent> faults = new ArrayList<>();
+    private final Set<EntryId> pending = new HashSet<>();
+    private EntryId lastDelivered;
+    private long deadLettered;
+
+    private void produce(int n) {
+        for (int i = 1; i <= n; i++) {
+            produced.add(new Produced(0, i, new EntryId(i, 0), i));
+            lastDelivered = new EntryId(i, 0);
+        }
+    }
+
+    private void handle(int seq, String member, long epoch, long startMs, long endMs) {
+        handlings.add(new HandlingLine("chaos", "chaos", 0, seq + "-0", seq, member, epoch, startMs, endMs, 1));
+    }
+
+    private History history() {
+        List<EntryId> entries = produced.stream().map(Produced::entryId).toList();
+        Map<Integer, ShardState> shards = new TreeMap<>(Map.of(0, new ShardState(0, entries, pending, lastDelivered)));
+        return new History("chaos", produced, Set.of(), handlings, faults, shards, deadLettered, 10, SESSION_MS);
+    }
+
+    /** A valid failover: A handles 1..3, w1 is killed at 1000 (3 in flight, unlogged), B takes over at 2500. */
+    private void cleanFailover() {
+        produce(6);
+        handle(1, "w1-chaos-m0", 1, 100, 101);
+        handle(2, "w1-chaos-m0", 1, 200, 201);
+        faults.add(new FaultEvent(FaultKind.KILL_WORKER, "w1", 1_000, 1_500));
+        handle(3, "w2-chaos-m0", 2, 2_500, 2_501);
+        handle(4, "w2-chaos-m0", 2, 2_600, 2_601);
+        handle(5, "w2-chaos-m0", 2, 2_700, 2_701);
+        handle(6, "w2-chaos-m0", 2, 2_800, 2_801);
+    }
+
+    @Test
+    void aCleanFailoverIsValidAndTimed() {
+        cleanFailover();
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.violations()).isEmpty();
+        assertThat(report.count("lost")).isZero();
+        assertThat(report.timing("failover.kill")).isEqualTo(new Distribution(1, 1_500, 1_500, 1_500));
+    }
+
+    @Test
+    void detectsALostRecord() {
+        cleanFailover();
+        handlings.removeIf(h -> h.seq() == 4);
+        pending.add(new EntryId(4, 0));
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.count("lost")).isEqualTo(1);
+        assertThat(report.violations()).anyMatch(v -> v.startsWith("lost records") && v.contains("seq 4"));
+    }
+
+    @Test
+    void detectsAnAckWithoutHandling() {
+        cleanFailover();
+        handlings.removeIf(h -> h.seq() == 5);
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.count("acked.not.handled")).isEqualTo(1);
+        assertThat(report.violations()).anyMatch(v -> v.startsWith("records acknowledged but never handled"));
+    }
+
+    @Test
+    void detectsOverlappingOwnersThatNoPauseExplains() {
+        cleanFailover();
+        handle(7, "w1-chaos-m0", 1, 900, 2_550); // A still handling when B started at 2500, and A was not paused
+        produced.add(new Produced(0, 7, new EntryId(7, 0), 7));
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.count("split.ownership")).isEqualTo(1);
+        assertThat(report.violations()).anyMatch(v -> v.startsWith("split ownership"));
+    }
+
+    @Test
+    void toleratesAHandlingCaughtInFlightByASigstop() {
+        produce(3);
+        handle(1, "w1-chaos-m0", 1, 100, 101);
+        faults.add(new FaultEvent(FaultKind.PAUSE_WORKER, "w1", 150, 4_650));
+        handle(2, "w1-chaos-m0", 1, 140, 4_660); // stopped mid-handle; its ack is refused, B handles 2 again
+        handle(2, "w2-chaos-m0", 2, 3_200, 3_201);
+        handle(3, "w2-chaos-m0", 2, 3_300, 3_301);
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.violations()).isEmpty();
+        assertThat(report.count("paused.in.flight")).isEqualTo(1);
+        assertThat(report.count("duplicates")).isEqualTo(1);
+    }
+
+    @Test
+    void detectsAStaleOwnerStartingWorkAfterItsSuccessor() {
+        cleanFailover();
+        handlings.removeIf(h -> h.seq() == 6);
+        handle(6, "w1-chaos-m0", 1, 2_900, 2_901); // epoch 1 starts after epoch 2 did
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.violations()).anyMatch(v -> v.startsWith("split ownership") && v.contains("after epoch 2"));
+    }
+
+    @Test
+    void detectsTwoMembersWithOneEpoch() {
+        cleanFailover();
+        handlings.removeIf(h -> h.seq() == 6);
+        handle(6, "w3-chaos-m0", 2, 2_800, 2_801);
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.violations()).anyMatch(v -> v.contains("epoch 2 held by w2-chaos-m0 and w3-chaos-m0"));
+    }
+
+    @Test
+    void detectsAnAckAcceptedFromAStaleEpoch() {
+        cleanFailover();
+        handlings.removeIf(h -> h.seq() == 6);
+        handle(6, "w1-chaos-m0", 1, 950, 2_700); // only the fenced owner handled 6, it ended after epoch 2 began,
+        faults.add(new FaultEvent(FaultKind.PAUSE_WORKER, "w1", 960, 2_690)); // yet Redis says 6 is acknowledged
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.count("stale.acks")).isEqualTo(1);
+        assertThat(report.violations()).anyMatch(v -> v.startsWith("acks accepted from a stale owner epoch"));
+    }
+
+    @Test
+    void detectsAnOrderViolationWithinOneEpoch() {
+        cleanFailover();
+        handlings.removeIf(h -> h.seq() == 5 || h.seq() == 6);
+        handle(6, "w2-chaos-m0", 2, 2_700, 2_701);
+        handle(5, "w2-chaos-m0", 2, 2_700, 2_701); // same millisecond, but logged after 6
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.count("order.violations")).isEqualTo(1);
+        assertThat(report.violations()).anyMatch(v -> v.startsWith("per-shard order violations") && v.contains("5-0"));
+    }
+
+    @Test
+    void detectsDuplicatesAfterAGracefulRestart() {
+        produce(2);
+        handle(1, "w1-chaos-m0", 1, 100, 101);
+        faults.add(new FaultEvent(FaultKind.RESTART_WORKER, "w1", 200, 900));
+        handle(1, "w2-chaos-m0", 2, 1_000, 1_001);
+        handle(2, "w2-chaos-m0", 2, 1_100, 1_101);
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.count("duplicates.graceful")).isEqualTo(1);
+        assertThat(report.violations()).anyMatch(v -> v.startsWith("duplicates after graceful restarts"));
+    }
+
+    @Test
+    void detectsAShardThatNeverFailsOverAndDeadLetters() {
+        produce(2);
+        handle(1, "w1-chaos-m0", 1, 100, 101);
+        faults.add(new FaultEvent(FaultKind.KILL_LEADER, "w1", 200, 300));
+        handle(2, "w1-chaos-m0", 1, 400, 401); // the killed worker's epoch keeps going: nobody took over
+        deadLettered = 1;
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.count("failover.stuck.shards")).isEqualTo(1);
+        assertThat(report.violations()).anyMatch(v -> v.startsWith("orphaned shards"))
+                .anyMatch(v -> v.startsWith("dead-lettered"));
+    }
+}
