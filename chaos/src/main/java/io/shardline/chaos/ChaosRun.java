@@ -1,0 +1,140 @@
+package io.shardline.chaos;
+
+import io.shardline.testkit.redis.RedisServer;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * One chaos run end to end: a redis-server with AOF ({@code appendfsync always}), the workers, the producer,
+ * the seeded faults until the duration is over, then drain, graceful stop, Redis snapshot and the checker.
+ * Everything it starts it stops by pid, also from a JVM shutdown hook (Ctrl-C). Loopback only.
+ */
+public final class ChaosRun {
+
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(120);
+
+    private final ChaosSettings settings;
+    private final PrintStream out;
+    private final LongSupplier clock;
+
+    /** A run with the wall clock (the verifying handlers in the workers use the same clock). */
+    public ChaosRun(ChaosSettings settings, PrintStream out) {
+        this.settings = settings;
+        this.out = out;
+        this.clock = System::currentTimeMillis;
+    }
+
+    /** Runs, checks, writes {@code report.txt} into the work directory and returns the report. */
+    public CheckReport run() throws IOException, InterruptedException {
+        Path dir = Files.createDirectories(settings.workDir());
+        out.printf("chaos: seed %d, %d workers, %d shards, %d records/s, %d s of faults %s; work dir %s%n",
+                settings.seed(), settings.workers(), settings.shards(), settings.ratePerSecond(),
+                settings.durationMs() / 1000, settings.faults(), dir);
+        RedisServer redis = RedisServer.start(true);
+        WorkerFleet fleet = WorkerFleet.configure(settings, redis.uri(), PluginJar.install(dir.resolve("plugins")));
+        Thread reaper = new Thread(() -> {
+            fleet.killAll();
+            redis.kill();
+        }, "chaos-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
+        List<FaultEvent> faults = new ArrayList<>();
+        ChaosProducer producer = new ChaosProducer(redis.host(), redis.port(), ChaosSettings.STREAM, settings.shards(), clock);
+        long deadLettered;
+        Map<Integer, ShardState> shards;
+        try {
+            fleet.startAll(JOIN_TIMEOUT);
+            out.println("chaos: " + settings.workers() + " workers joined cluster " + fleet.clusterName());
+            producer.start(settings.ratePerSecond());
+            if (!await(START_TIMEOUT, () -> RedisSnapshot.started(redis.host(), redis.port(),
+                    ChaosSettings.STREAM, ChaosSettings.LISTENER, settings.shards()))) {
+                throw new IllegalStateException("the listener did not read every shard within " + START_TIMEOUT
+                        + " (see the worker logs under " + dir.resolve("workers") + ")");
+            }
+            injectFaults(new FaultInjector(settings, fleet, redis, clock), faults);
+            producer.close();
+            out.println("chaos: producer stopped after " + producer.produced().size() + " records; draining");
+            if (!await(DRAIN_TIMEOUT, () -> RedisSnapshot.drained(redis.host(), redis.port(),
+                    ChaosSettings.STREAM, ChaosSettings.LISTENER, settings.shards()))) {
+                out.println("chaos: warning: the group did not drain within " + DRAIN_TIMEOUT + "; checking anyway");
+            }
+            List<String> unclean = fleet.stopAll();
+            if (!unclean.isEmpty()) {
+                out.println("chaos: warning: workers that did not stop cleanly at the end: " + unclean);
+            }
+            shards = RedisSnapshot.shards(redis.host(), redis.port(), ChaosSettings.STREAM, ChaosSettings.LISTENER,
+                    settings.shards());
+            deadLettered = RedisSnapshot.deadLettered(redis.host(), redis.port(), ChaosSettings.DEAD_LETTERS);
+        } finally {
+            producer.close();
+            fleet.killAll();
+            redis.stop();
+            Runtime.getRuntime().removeShutdownHook(reaper);
+        }
+        HistoryFiles.write(dir, new History(ChaosSettings.STREAM, producer.produced(), producer.indeterminate(),
+                List.of(), faults, shards, deadLettered, settings.inFlightPerWorker(), settings.sessionTimeoutMs()));
+        return checkAndReport(dir, out);
+    }
+
+    /** Checks a run directory (a fresh run or an old one) and writes {@code report.txt} beside it. */
+    public static CheckReport checkAndReport(Path dir, PrintStream out) throws IOException {
+        CheckReport report = Checker.check(HistoryFiles.read(dir));
+        Files.writeString(dir.resolve("report.txt"), report.render());
+        out.println("chaos: report for " + dir);
+        out.print(report.render());
+        return report;
+    }
+
+    private void injectFaults(FaultInjector injector, List<FaultEvent> faults) throws InterruptedException {
+        long deadline = clock.getAsLong() + settings.durationMs();
+        List<FaultSchedule.Planned> plan = FaultSchedule.plan(settings.seed(), settings.faults(), 100_000,
+                2L * settings.sessionTimeoutMs(), settings.sessionTimeoutMs());
+        if (plan.isEmpty()) {
+            Thread.sleep(settings.durationMs()); // no faults: a steady run of the given duration
+            return;
+        }
+        for (FaultSchedule.Planned planned : plan) {
+            if (clock.getAsLong() >= deadline) {
+                return;
+            }
+            Optional<FaultEvent> event = injector.inject(planned);
+            event.ifPresent(e -> {
+                faults.add(e);
+                out.printf("chaos: fault %d: %s on %s, %d ms%n", faults.size(), e.kind(), e.target(),
+                        e.endMs() - e.startMs());
+            });
+            Thread.sleep(Math.max(0, Math.min(planned.settleMs(), deadline - clock.getAsLong())));
+        }
+    }
+
+    /** A condition that may fail to evaluate (e.g. Redis is restarting): then it counts as false. */
+    interface Condition {
+        boolean holds() throws IOException;
+    }
+
+    /** Polls the condition until it holds (true) or the timeout passed (false). */
+    static boolean await(Duration timeout, Condition condition) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                if (condition.holds()) {
+                    return true;
+                }
+            } catch (IOException e) {
+                // not yet: try again until the deadline
+            }
+            TimeUnit.MILLISECONDS.sleep(200); // poll interval of the condition
+        }
+        return false;
+    }
+}
