@@ -58,7 +58,8 @@ public final class WorkerProcess {
     }
 
     /**
-     * Waits until {@code start-worker} printed its joined line on stdout.
+     * Waits until {@code start-worker} printed its joined line on stdout
+     * ({@code Shardline worker <id> joined cluster ...}; log lines may come before it).
      *
      * @throws IllegalStateException when the worker exits first or does not join in time (with its stderr tail)
      */
@@ -74,7 +75,7 @@ public final class WorkerProcess {
                 throw new IllegalStateException("worker " + id + " exited during start (code "
                         + (p == null ? "none" : p.exitValue()) + "): " + errTail());
             }
-            if (hasLine(out)) {
+            if (joined(out)) {
                 return;
             }
             p.waitFor(100, TimeUnit.MILLISECONDS); // poll interval: wakes at once if the worker exits
@@ -146,9 +147,10 @@ public final class WorkerProcess {
         }
     }
 
-    private static boolean hasLine(Path out) {
+    private boolean joined(Path out) {
         try {
-            return Files.exists(out) && Files.readString(out, StandardCharsets.UTF_8).contains("\n");
+            return Files.exists(out)
+                    && Files.readString(out, StandardCharsets.UTF_8).contains("Shardline worker " + id + " joined cluster");
         } catch (IOException e) {
             return false;
         }

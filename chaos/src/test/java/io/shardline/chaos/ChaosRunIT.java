@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ChaosRunIT {
 
-    /** Fixed seed: the same fault schedule on every build; a failure replays with {@code bin/chaos --seed 20261129}. */
-    static final long SEED = 20261129L;
+    /** Fixed seed: pause a worker, kill Redis, kill a worker, kill the leader; replay with {@code bin/chaos --seed 13}. */
+    static final long SEED = 13L;
 
     @TempDir
     Path workDir;
@@ -24,7 +24,7 @@ class ChaosRunIT {
     @Test
     @Tag("long")
     void aShortRunWithEveryFaultKindBreaksNoGuarantee() throws Exception {
-        ChaosSettings settings = new ChaosSettings(SEED, 75_000, 3, 32, 150, EnumSet.allOf(FaultKind.class),
+        ChaosSettings settings = new ChaosSettings(SEED, 45_000, 3, 32, 150, EnumSet.allOf(FaultKind.class),
                 3_000, 500, 4, 10, 1, ChaosRunner.findDistribution(), workDir,
                 "-Xms64m -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k");
 
