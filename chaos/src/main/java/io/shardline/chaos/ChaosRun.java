@@ -20,8 +20,8 @@ import java.util.function.LongSupplier;
  */
 public final class ChaosRun {
 
-    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(120);
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(180);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(120);
 
     private final ChaosSettings settings;

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The short chaos run: real worker processes from the packaged distribution, a real redis-server with AOF,
  * every kind of fault from a fixed seed; fails on any violation the checker finds. Needs
- * {@code dist/target/shardline-*} (the chaos module comes after {@code dist} in the build).
+ * {@code dist/target/shardline-*} (the chaos module builds after {@code dist}). About 1 minute of faults plus
+ * worker start-up, drain and check: 2-4 minutes; tagged {@code integration}.
  */
 class ChaosRunIT {
 
@@ -22,7 +23,7 @@ class ChaosRunIT {
     Path workDir;
 
     @Test
-    @Tag("long")
+    @Tag("integration")
     void aShortRunWithEveryFaultKindBreaksNoGuarantee() throws Exception {
         ChaosSettings settings = new ChaosSettings(SEED, 45_000, 3, 32, 150, EnumSet.allOf(FaultKind.class),
                 3_000, 500, 4, 10, 1, ChaosRunner.findDistribution(), workDir,
