@@ -47,8 +47,12 @@ public final class RangeAssignor implements Assignor {
         }
         AssignmentCollector out = new AssignmentCollector(members);
         for (RangeStream s : streams) {
-            s.assignRanges();
-            out.putOwners(s.description.name(), s.subscribers, s.ownerRank);
+            if (s.started()) {
+                s.assignRanges();
+                out.putOwners(s.description.name(), s.subscribers, s.ownerRanks());
+            } else {
+                putPlainRanges(s, out);
+            }
         }
         return out.build();
     }
@@ -61,14 +65,28 @@ public final class RangeAssignor implements Assignor {
         }
         List<RangeStream> result = new ArrayList<>();
         for (StreamSubscribers entry : StreamSubscribers.of(members, shards)) {
-            int[] indexes = entry.members();
-            String[] racks = new String[indexes.length];
-            for (int k = 0; k < indexes.length; k++) {
-                racks[k] = memberRacks[indexes[k]];
-            }
-            result.add(new RangeStream(entry.stream(), indexes, racks));
+            result.add(new RangeStream(entry.stream(), entry.members(), memberRacks));
         }
         return result;
+    }
+
+    /**
+     * Plain ranges of a stream no rack-aware step touched, in closed form: subscriber {@code k} gets
+     * {@code P / C} shards from {@code k * (P / C) + min(k, P % C)}, plus one when {@code k < P % C}.
+     */
+    private static void putPlainRanges(RangeStream s, AssignmentCollector out) {
+        int shardCount = s.shardCount();
+        int subscriberCount = s.subscribers.length;
+        int per = shardCount / subscriberCount;
+        int extra = shardCount % subscriberCount;
+        for (int k = 0; k < Math.min(subscriberCount, shardCount); k++) {
+            int start = per * k + Math.min(k, extra);
+            int[] range = new int[per + (k < extra ? 1 : 0)];
+            for (int i = 0; i < range.length; i++) {
+                range[i] = start + i;
+            }
+            out.put(s.subscribers[k], s.description.name(), range);
+        }
     }
 
     /**

@@ -28,7 +28,7 @@ final class RangeCoPartitioning {
         RankQueue rackless = new RankQueue(subscriberCount);
         Map<String, RankQueue> byRack = new HashMap<>();
         for (int rank = 0; rank < subscriberCount; rank++) {
-            String rack = first.subscriberRacks[rank];
+            String rack = first.rackOf(rank);
             (rack == null ? rackless : byRack.computeIfAbsent(rack, r -> new RankQueue(subscriberCount))).add(rank);
         }
         for (int shard = 0; shard < first.shardCount(); shard++) {

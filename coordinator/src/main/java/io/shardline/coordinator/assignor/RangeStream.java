@@ -23,65 +23,85 @@ final class RangeStream {
     final StreamDescription description;
     /** The subscribers' member indexes, in member order; a subscriber's position here is its rank. */
     final int[] subscribers;
-    /** Per rank: the subscriber's rack, or null when it has none. */
-    final String[] subscriberRacks;
-    /** Per shard: the rank of the subscriber that got it, or -1. */
-    final int[] ownerRank;
     /** True when at least one subscriber has a rack (Kafka then looks at shard racks at all). */
     final boolean anySubscriberRack;
     /** Kafka's enabling condition for rack-aware assignment of this stream alone. */
     final boolean needsRackAwareAssignment;
 
+    private final String[] memberRacks;
     private final int perSubscriber;
-    private final int[] assignedCount;
     private int remainingWithExtra;
+    /** Per shard: the rank of the subscriber that got it, or -1; null until the first shard is taken. */
+    private int[] ownerRank;
+    private int[] assignedCount;
     private int unassigned;
 
-    RangeStream(StreamDescription description, int[] subscribers, String[] subscriberRacks) {
+    /**
+     * A fresh stream state.
+     *
+     * @param memberRacks per member index (not rank): the member's rack, or null; shared, not copied
+     */
+    RangeStream(StreamDescription description, int[] subscribers, String[] memberRacks) {
         this.description = description;
         this.subscribers = subscribers;
-        this.subscriberRacks = subscriberRacks;
+        this.memberRacks = memberRacks;
         int shards = description.shardCount();
-        this.ownerRank = new int[shards];
-        Arrays.fill(ownerRank, -1);
         this.unassigned = shards;
         this.perSubscriber = shards / subscribers.length;
         this.remainingWithExtra = shards % subscribers.length;
-        this.assignedCount = new int[subscribers.length];
-        Set<String> memberRacks = new HashSet<>();
-        for (String r : subscriberRacks) {
-            if (r != null) {
-                memberRacks.add(r);
+        Set<String> racks = new HashSet<>();
+        for (int m : subscribers) {
+            if (memberRacks[m] != null) {
+                racks.add(memberRacks[m]);
             }
         }
-        this.anySubscriberRack = !memberRacks.isEmpty();
-        this.needsRackAwareAssignment = anySubscriberRack && racksDifferAndOverlap(memberRacks);
+        this.anySubscriberRack = !racks.isEmpty();
+        this.needsRackAwareAssignment = anySubscriberRack && racksDifferAndOverlap(racks);
+    }
+
+    /** The rack of the subscriber of {@code rank}, or null. */
+    String rackOf(int rank) {
+        return memberRacks[subscribers[rank]];
+    }
+
+    /** True once any shard was taken (by a rack-aware step). */
+    boolean started() {
+        return ownerRank != null;
+    }
+
+    /** Per shard, the rank of the subscriber that got it, or -1. */
+    int[] ownerRanks() {
+        start();
+        return ownerRank;
     }
 
     /** The shard count. */
     int shardCount() {
-        return ownerRank.length;
+        return description.shardCount();
     }
 
     /** How many more shards the subscriber of {@code rank} may take now. */
     int maxAssignable(int rank) {
-        return Math.max(0, perSubscriber + (remainingWithExtra > 0 ? 1 : 0) - assignedCount[rank]);
+        int assigned = assignedCount == null ? 0 : assignedCount[rank];
+        return Math.max(0, perSubscriber + (remainingWithExtra > 0 ? 1 : 0) - assigned);
     }
 
     /** True when the subscriber of {@code rank} has no rack, or {@code shard} has a replica on its rack. */
     boolean racksMatch(int rank, int shard) {
-        String rack = subscriberRacks[rank];
+        String rack = rackOf(rank);
         return rack == null || description.racksOf(shard).contains(rack);
     }
 
     /** Gives {@code shard} to the subscriber of {@code rank}; call {@link #onAssigned} after a batch. */
     void take(int rank, int shard) {
+        start();
         ownerRank[shard] = rank;
         unassigned--;
     }
 
     /** Books a batch of {@code n} shards just given to {@code rank} against its quota. */
     void onAssigned(int rank, int n) {
+        start();
         assignedCount[rank] += n;
         if (assignedCount[rank] > perSubscriber) {
             remainingWithExtra--;
@@ -93,6 +113,7 @@ final class RangeStream {
      * to its quota.
      */
     void assignRanges() {
+        start();
         int cursor = 0;
         for (int rank = 0; rank < subscribers.length && unassigned > 0; rank++) {
             int max = maxAssignable(rank);
@@ -117,6 +138,7 @@ final class RangeStream {
      * ever taken during the pass.
      */
     void assignRangesMatchingRacks() {
+        start();
         Map<String, int[]> shardsByRack = shardsByRack();
         Map<String, Integer> cursors = new HashMap<>();
         int plainCursor = 0;
@@ -125,7 +147,7 @@ final class RangeStream {
             if (max == 0) {
                 continue;
             }
-            String rack = subscriberRacks[rank];
+            String rack = rackOf(rank);
             int n = 0;
             if (rack == null) {
                 while (n < max && plainCursor < ownerRank.length) {
@@ -153,10 +175,18 @@ final class RangeStream {
         }
     }
 
+    private void start() {
+        if (ownerRank == null) {
+            ownerRank = new int[description.shardCount()];
+            Arrays.fill(ownerRank, -1);
+            assignedCount = new int[subscribers.length];
+        }
+    }
+
     /** Per rack, the shards with a replica on it, ascending. */
     private Map<String, int[]> shardsByRack() {
         Map<String, int[]> counts = new HashMap<>();
-        for (int shard = 0; shard < ownerRank.length; shard++) {
+        for (int shard = 0; shard < description.shardCount(); shard++) {
             for (String r : description.racksOf(shard)) {
                 counts.computeIfAbsent(r, k -> new int[1])[0]++;
             }
@@ -164,7 +194,7 @@ final class RangeStream {
         Map<String, int[]> lists = new HashMap<>();
         Map<String, Integer> fill = new HashMap<>();
         counts.forEach((r, c) -> lists.put(r, new int[c[0]]));
-        for (int shard = 0; shard < ownerRank.length; shard++) {
+        for (int shard = 0; shard < description.shardCount(); shard++) {
             for (String r : description.racksOf(shard)) {
                 int i = fill.merge(r, 1, Integer::sum) - 1;
                 lists.get(r)[i] = shard;
@@ -179,13 +209,13 @@ final class RangeStream {
      */
     private boolean racksDifferAndOverlap(Set<String> memberRacks) {
         Set<String> allShardRacks = new HashSet<>();
-        for (int shard = 0; shard < ownerRank.length; shard++) {
+        for (int shard = 0; shard < description.shardCount(); shard++) {
             allShardRacks.addAll(description.racksOf(shard));
         }
         if (Collections.disjoint(memberRacks, allShardRacks)) {
             return false;
         }
-        for (int shard = 0; shard < ownerRank.length; shard++) {
+        for (int shard = 0; shard < description.shardCount(); shard++) {
             if (!description.racksOf(shard).equals(allShardRacks)) {
                 return true;
             }
