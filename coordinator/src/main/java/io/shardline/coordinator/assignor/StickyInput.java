@@ -6,6 +6,7 @@ import io.shardline.api.assignor.ShardDescriber;
 import io.shardline.api.assignor.ShardSet;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -80,10 +81,19 @@ final class StickyInput {
             }
             offset[t + 1] = (int) next;
         }
+        HashMap<String, Integer> index = new HashMap<>(subscribed);
         int[][] memberStreams = new int[members.length][];
+        int[] scratch = new int[streams.length];
         for (int i = 0; i < members.length; i++) {
-            memberStreams[i] = members[i].subscriptions().stream()
-                    .filter(subscribed::containsKey).mapToInt(subscribed::get).toArray();
+            int n = 0;
+            for (String stream : members[i].subscriptions()) {
+                Integer t = index.get(stream);
+                if (t != null) {
+                    scratch[n++] = t;
+                }
+            }
+            // subscriptions are sorted like streams, so the indices ascend
+            memberStreams[i] = Arrays.copyOf(scratch, n);
         }
         return new StickyInput(members, streams, offset, memberStreams, describer);
     }

@@ -22,7 +22,7 @@ final class StickyResult {
         TreeMap<String, MemberAssignment> members = new TreeMap<>();
         for (int m = 0; m < byMember.length; m++) {
             int[] shards = byMember[m];
-            TreeMap<String, ShardSet> streams = new TreeMap<>();
+            SortedStreamList streams = new SortedStreamList();
             int i = 0;
             while (i < shards.length) {
                 int t = in.streamOfShard[shards[i]];
@@ -35,7 +35,7 @@ final class StickyResult {
                 for (int k = 0; k < local.length; k++) {
                     local[k] -= base;
                 }
-                streams.put(in.streams[t], ShardSet.fromArray(local));
+                streams.append(in.streams[t], ShardSet.fromArray(local));
                 i = end;
             }
             members.put(in.members[m].memberId(), new MemberAssignment(streams));
