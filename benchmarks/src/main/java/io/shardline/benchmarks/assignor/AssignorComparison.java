@@ -33,6 +33,8 @@ public final class AssignorComparison {
 
     /** Runs the comparison; arguments: optional timeout in seconds, scenario names, {@code --ours-only}. */
     public static void main(String[] args) throws Exception {
+        // Kafka's assignors log whole assignments at DEBUG; keep logging out of the timing
+        System.setProperty("logback.configurationFile", "logback-assignor-bench.xml");
         long timeoutSeconds = 300;
         boolean oursOnly = false;
         List<AssignorScenario> scenarios = new ArrayList<>();

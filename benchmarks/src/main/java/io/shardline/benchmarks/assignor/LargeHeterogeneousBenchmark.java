@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "-Dlogback.configurationFile=logback-assignor-bench.xml"})
 @Warmup(iterations = 1)
 @Measurement(iterations = 3)
 public class LargeHeterogeneousBenchmark {

@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx4g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx4g", "-Dlogback.configurationFile=logback-assignor-bench.xml"})
 @Warmup(iterations = 1)
 @Measurement(iterations = 2)
 public class SimpleAssignorBenchmark {
