@@ -78,6 +78,7 @@ public final class CoordinatorVerticle extends VerticleBase {
     private long revision;
     private String fencedRunId;
     private int logRecords;
+    private long confirmedAtMs = Long.MIN_VALUE;
     private int term;
     private Future<?> queue = Future.succeededFuture();
     private MessageConsumer<JsonObject> consumer;
@@ -182,6 +183,7 @@ public final class CoordinatorVerticle extends VerticleBase {
         revision = state.revision();
         fencedRunId = runId;
         logRecords = state.records().size();
+        confirmedAtMs = now;
         transitionTo(Role.LEADER, "took leader epoch " + leaderEpoch + " at revision " + revision + ", replayed "
                 + logRecords + " records, groups " + fresh.groupIds() + " in " + (now - startedMs) + " ms");
     }
@@ -245,23 +247,37 @@ public final class CoordinatorVerticle extends VerticleBase {
                 return Future.succeededFuture();
             }
             CoordinatorResult<Void> result = coordinator.tick(clockMs.getAsLong());
-            return result.records().isEmpty() ? Future.succeededFuture() : commit(result.records()).otherwiseEmpty();
+            // Also with no records: the guarded (empty) append re-confirms the leader epoch every tick.
+            return write(result.records()).otherwiseEmpty();
         }).otherwiseEmpty().mapEmpty();
     }
 
-    /** Steps 2 and 3: append the records under the guards, then write owner keys; compacts when the log is long. */
+    /**
+     * Steps 2 and 3 for an answer. A call that decided nothing needs no write when the leader epoch was
+     * confirmed by a guarded append within the last heartbeat interval (ticks confirm it every half
+     * interval): a deposed leader can then answer for at most that long, and a new leader gives every
+     * member a full session before expiring anyone, so such an answer cannot outlive the member's lease.
+     */
     private Future<Void> commit(List<CoordinatorRecord> records) {
+        if (records.isEmpty() && clockMs.getAsLong() - confirmedAtMs <= heartbeatIntervalMs
+                && Objects.equals(redis.serverInfo().runId(), fencedRunId)) {
+            return Future.succeededFuture();
+        }
+        return write(records);
+    }
+
+    /** Appends the records under the guards (an empty append only checks them), then writes owner keys. */
+    private Future<Void> write(List<CoordinatorRecord> records) {
         if (!Objects.equals(redis.serverInfo().runId(), fencedRunId)) {
             IllegalStateException e = new IllegalStateException("Redis run_id changed; re-fencing");
             discardAndReclaim(e);
             return Future.failedFuture(e);
         }
-        if (records.isEmpty()) {
-            return Future.succeededFuture();
-        }
         int myTerm = term;
+        long sentAt = clockMs.getAsLong();
         return log.append(leaderEpoch, revision, codec.encodeAll(records))
                 .compose(rev -> {
+                    confirmedAtMs = Math.max(confirmedAtMs, sentAt);
                     revision = rev;
                     logRecords += records.size();
                     List<Future<Boolean>> owners = new ArrayList<>();

@@ -135,14 +135,16 @@ public final class MemberVerticle extends VerticleBase {
         SentHeartbeat sent = membership.heartbeat(now);
         LeaderView v = view.get();
         String leader = v.leader().workerId();
-        DeliveryOptions options = new DeliveryOptions().setSendTimeout(Math.max(500, membership.config()
-                .initialHeartbeatIntervalMs()));
+        // A slow answer is still safe (the lease counts from the send time), so wait generously: under load a
+        // join (records persisted, owner keys written) can take longer than one interval.
+        DeliveryOptions options = new DeliveryOptions().setSendTimeout(Math.max(2_000,
+                3L * membership.config().initialHeartbeatIntervalMs()));
         vertx.eventBus().<JsonObject>request(CoordinatorWire.address(clusterName, leader),
                         CoordinatorWire.toJson(sent.request()), options)
                 .onComplete(ar -> context.runOnContext(x -> {
                     long at = clockMs.getAsLong();
                     if (ar.failed()) {
-                        LOG.debug("Member {}: heartbeat to {} failed: {}", memberId(), leader, ar.cause().getMessage());
+                        LOG.info("Member {}: heartbeat to {} failed: {}", memberId(), leader, ar.cause().getMessage());
                         membership.onRequestFailed(at, sent.requestId());
                         return;
                     }
