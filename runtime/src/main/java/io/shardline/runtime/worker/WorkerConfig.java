@@ -44,6 +44,7 @@ public final class WorkerConfig {
     public static final String REST_BIND_CONFIG = "rest.bind";
     public static final String REST_PORT_CONFIG = "rest.port";
     public static final String REST_AUTH_TOKEN_CONFIG = "rest.auth.token";
+    public static final String REST_AUTH_READ_TOKEN_CONFIG = "rest.auth.read.token";
     public static final String SESSION_TIMEOUT_CONFIG = "session.timeout.ms";
     public static final String HEARTBEAT_INTERVAL_CONFIG = "heartbeat.interval.ms";
     public static final String REBALANCE_TIMEOUT_CONFIG = "rebalance.timeout.ms";
@@ -137,6 +138,11 @@ public final class WorkerConfig {
     /** Bearer token the REST API requires, if any. */
     public Optional<Password> restAuthToken() {
         return Optional.ofNullable(values.getPassword(REST_AUTH_TOKEN_CONFIG));
+    }
+
+    /** Bearer token accepted for REST reads only, if any. */
+    public Optional<Password> restAuthReadToken() {
+        return Optional.ofNullable(values.getPassword(REST_AUTH_READ_TOKEN_CONFIG));
     }
 
     /** Member session timeout. */
@@ -246,6 +252,9 @@ public final class WorkerConfig {
                         "REST API port (0 = any free port).", rest)
                 .define(REST_AUTH_TOKEN_CONFIG, ConfigType.PASSWORD, null, Validator.nonEmpty(), Importance.HIGH,
                         "Bearer token every REST request must carry. Use ${env:NAME} or ${file:path:key}.", rest)
+                .define(REST_AUTH_READ_TOKEN_CONFIG, ConfigType.PASSWORD, null, Validator.nonEmpty(), Importance.MEDIUM,
+                        "Optional bearer token accepted for REST reads (GET) only, e.g. for dashboards and "
+                                + "Prometheus; writes with it get 403. Requires rest.auth.token.", rest)
                 .define(LOG_DIR_CONFIG, ConfigType.STRING, "logs", Validator.nonEmpty(), Importance.LOW,
                         "Directory of the log file (<worker.id>.log) and the pid file (<worker.id>.pid) that "
                                 + "bin/stop-worker uses. Relative to the working directory.", "Logging");
@@ -257,6 +266,9 @@ public final class WorkerConfig {
                 .require(REST_BIND_CONFIG, "a non-loopback address requires rest.auth.token (anyone who can reach "
                         + "the port could otherwise stop listeners)",
                         v -> isLoopback(v.getString(REST_BIND_CONFIG)) || v.getPassword(REST_AUTH_TOKEN_CONFIG) != null)
+                .require(REST_AUTH_READ_TOKEN_CONFIG, "requires rest.auth.token (otherwise writes would need no "
+                        + "token at all)",
+                        v -> v.getPassword(REST_AUTH_READ_TOKEN_CONFIG) == null || v.getPassword(REST_AUTH_TOKEN_CONFIG) != null)
                 .require(CLUSTER_MEMBERS_CONFIG, "must not use loopback addresses when cluster.host is not loopback",
                         v -> isLoopback(v.getString(CLUSTER_HOST_CONFIG))
                                 || v.getList(CLUSTER_MEMBERS_CONFIG).stream().noneMatch(m -> isLoopback(m.split(":")[0])));

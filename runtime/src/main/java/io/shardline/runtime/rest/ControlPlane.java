@@ -1,0 +1,77 @@
+package io.shardline.runtime.rest;
+
+import io.shardline.api.handler.ShardId;
+import io.shardline.runtime.rest.entity.AuditEntry;
+import io.shardline.runtime.rest.entity.GroupView;
+import io.shardline.runtime.rest.entity.HealthStatus;
+import io.shardline.runtime.rest.entity.ListenerInfo;
+import io.shardline.runtime.rest.entity.ListenerStatus;
+import io.shardline.runtime.rest.entity.PluginInfo;
+import io.shardline.runtime.rest.entity.ServerInfo;
+import io.shardline.runtime.rest.entity.TargetState;
+import io.shardline.runtime.rest.entity.ValidationResult;
+import io.shardline.runtime.rest.entity.WorkersInfo;
+import io.vertx.core.Future;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The control plane's operations, one per REST route: the routes only parse the request and call one
+ * method. Failures are {@link ControlPlaneException}s carrying the HTTP status (400 naming the field, 404
+ * for unknown names, 409 for conflicts); anything else is an internal error.
+ *
+ * <p>Every method is non-blocking (returns at once; the work runs on the event loop or a worker thread).
+ */
+public interface ControlPlane {
+
+    /** Version, cluster, worker and leader ids of this worker. */
+    Future<ServerInfo> serverInfo();
+
+    /** The live workers, their listeners and members, and the leader. */
+    Future<WorkersInfo> workers();
+
+    /** The installed handler plugins with their configuration definitions. */
+    Future<List<PluginInfo>> plugins();
+
+    /** Every error of {@code config} as a listener configuration using handler {@code pluginClass}. */
+    Future<ValidationResult> validate(String pluginClass, Map<String, String> config);
+
+    /** The names of every listener (from files and from REST), sorted. */
+    Future<List<String>> listenerNames();
+
+    /** The status of every listener, by name. */
+    Future<Map<String, ListenerStatus>> listenerStatuses();
+
+    /** One listener's configuration (secrets hidden) and target state. */
+    Future<ListenerInfo> listener(String name);
+
+    /** Creates a listener (stored in Redis, run by every worker) in {@code initialState}. */
+    Future<ListenerInfo> createListener(String name, Map<String, String> config, TargetState initialState);
+
+    /** Creates or replaces the configuration of a REST listener. */
+    Future<Upserted<ListenerInfo>> putListenerConfig(String name, Map<String, String> config);
+
+    /** Deletes a REST listener and its stored target states. */
+    Future<Void> deleteListener(String name);
+
+    /** One listener's state, members and shards. */
+    Future<ListenerStatus> listenerStatus(String name);
+
+    /** Stores the target state of a listener (pause, resume, stop). */
+    Future<Void> setTargetState(String name, TargetState state);
+
+    /** Restarts a listener (KIP-745 flags) and answers its status with the restarting members. */
+    Future<ListenerStatus> restart(String name, boolean includeMembers, boolean onlyFailed);
+
+    /** Pauses or resumes one shard of a listener. */
+    Future<Void> setShardPaused(String name, ShardId shard, boolean paused);
+
+    /** The coordinator's read model of a group. */
+    Future<GroupView> group(String group);
+
+    /** The most recent audit events of a group, newest last. */
+    Future<List<AuditEntry>> audit(String group, int limit);
+
+    /** Liveness and readiness. */
+    Future<HealthStatus> health();
+}

@@ -1,0 +1,327 @@
+package io.shardline.runtime.rest;
+
+import io.shardline.api.config.ConfigDef;
+import io.shardline.api.handler.ShardId;
+import io.shardline.runtime.cli.Version;
+import io.shardline.runtime.plugin.PluginDesc;
+import io.shardline.runtime.plugin.Plugins;
+import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.rest.entity.AuditEntry;
+import io.shardline.runtime.rest.entity.ConfigErrorInfo;
+import io.shardline.runtime.rest.entity.ConfigKeyInfo;
+import io.shardline.runtime.rest.entity.GroupView;
+import io.shardline.runtime.rest.entity.HealthStatus;
+import io.shardline.runtime.rest.entity.ListenerInfo;
+import io.shardline.runtime.rest.entity.ListenerState;
+import io.shardline.runtime.rest.entity.ListenerStatus;
+import io.shardline.runtime.rest.entity.MemberStatus;
+import io.shardline.runtime.rest.entity.PluginInfo;
+import io.shardline.runtime.rest.entity.ServerInfo;
+import io.shardline.runtime.rest.entity.ShardStatus;
+import io.shardline.runtime.rest.entity.TargetState;
+import io.shardline.runtime.rest.entity.ValidationResult;
+import io.shardline.runtime.rest.entity.WorkerInfo;
+import io.shardline.runtime.rest.entity.WorkersInfo;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The control plane of one worker. What lives in Redis it does itself: REST listener configurations
+ * ({@link ListenerConfigStore}), target states and paused shards ({@link ListenerStateStore}; any worker
+ * may write them, as Connect's target-state records, and every worker applies them within a heartbeat
+ * interval), shard owners and lag ({@link ShardStatusReader}). Plugins and validation come from the
+ * worker's {@link Plugins}; what only the running worker knows (cluster, members, coordinator read model,
+ * restarts) it asks of the {@link ClusterView}.
+ *
+ * <p>Thread-safe; never blocks the event loop (plugin instantiation runs on a worker thread).
+ */
+public final class DefaultControlPlane implements ControlPlane {
+
+    private static final String FILE = "file";
+    private static final String REST = "rest";
+
+    private final Vertx vertx;
+    private final ClusterView cluster;
+    private final RedisClient redis;
+    private final ListenerConfigValidator validator;
+    private final ListenerConfigStore configs;
+    private final ListenerStateStore states;
+    private final ShardStatusReader shards;
+    private final Plugins plugins;
+
+    /**
+     * A control plane.
+     *
+     * @param vertx for running plugin code off the event loop
+     * @param cluster the worker's view of the cluster
+     * @param redis the worker's Redis client
+     * @param plugins the discovered plugins
+     * @param listenerDefinition the definition of listener keys (with the {@code handler.config.} prefix)
+     */
+    public DefaultControlPlane(Vertx vertx, ClusterView cluster, RedisClient redis, Plugins plugins,
+                               ConfigDef listenerDefinition) {
+        this.vertx = Objects.requireNonNull(vertx, "vertx");
+        this.cluster = Objects.requireNonNull(cluster, "cluster");
+        this.redis = Objects.requireNonNull(redis, "redis");
+        this.validator = new ListenerConfigValidator(plugins, listenerDefinition);
+        ControlKeys keys = new ControlKeys(cluster.clusterName());
+        this.configs = new ListenerConfigStore(redis, keys);
+        this.states = new ListenerStateStore(redis, keys);
+        this.shards = new ShardStatusReader(redis);
+        this.plugins = plugins;
+    }
+
+    /** The target-state store (the worker polls its snapshots). */
+    public ListenerStateStore states() {
+        return states;
+    }
+
+    /** The store of REST listener configurations (the worker runs what it holds). */
+    public ListenerConfigStore configs() {
+        return configs;
+    }
+
+    @Override
+    public Future<ServerInfo> serverInfo() {
+        return Future.succeededFuture(new ServerInfo(Version.current(), cluster.clusterName(), cluster.workerId(),
+                cluster.leaderId().orElse(null)));
+    }
+
+    @Override
+    public Future<WorkersInfo> workers() {
+        return cluster.workers().map(list -> new WorkersInfo(cluster.leaderId().orElse(null),
+                list.stream().sorted(Comparator.comparing(WorkerInfo::id)).toList()));
+    }
+
+    @Override
+    public Future<List<PluginInfo>> plugins() {
+        return vertx.executeBlocking(() -> {
+            List<PluginInfo> out = new ArrayList<>();
+            for (PluginDesc desc : plugins.handlers()) {
+                List<ConfigKeyInfo> keys = validator.handlerDefinition(desc).keys().stream()
+                        .map(ConfigKeyInfo::of).toList();
+                out.add(new PluginInfo(desc.className(), desc.alias(), "handler", desc.version(), desc.location(), keys));
+            }
+            out.sort(Comparator.comparing(PluginInfo::className));
+            return out;
+        }, false);
+    }
+
+    @Override
+    public Future<ValidationResult> validate(String pluginClass, Map<String, String> config) {
+        return vertx.executeBlocking(() -> validator.validate(pluginClass, config), false);
+    }
+
+    @Override
+    public Future<List<String>> listenerNames() {
+        return allConfigs().map(all -> List.copyOf(all.keySet()));
+    }
+
+    @Override
+    public Future<Map<String, ListenerStatus>> listenerStatuses() {
+        return listenerNames().compose(names -> {
+            List<Future<ListenerStatus>> all = names.stream().map(this::listenerStatus).toList();
+            return Future.all(all).map(done -> {
+                Map<String, ListenerStatus> out = new TreeMap<>();
+                for (int i = 0; i < names.size(); i++) {
+                    out.put(names.get(i), done.resultAt(i));
+                }
+                return out;
+            });
+        });
+    }
+
+    @Override
+    public Future<ListenerInfo> listener(String name) {
+        return located(name).compose(found -> states.targetState(name).compose(target ->
+                vertx.executeBlocking(() -> new ListenerInfo(name, found.source(), target,
+                        validator.hideSecrets(found.config())), false)));
+    }
+
+    @Override
+    public Future<ListenerInfo> createListener(String name, Map<String, String> config, TargetState initialState) {
+        return checkWritable(name)
+                .compose(v -> checkValid(name, config))
+                .compose(v -> configs.create(name, config))
+                .compose(created -> created ? Future.<Void>succeededFuture()
+                        : Future.failedFuture(ControlPlaneException.conflict("listener '" + name + "' already exists")))
+                .compose(v -> initialState == TargetState.STARTED ? Future.<Void>succeededFuture()
+                        : states.setTargetState(name, initialState))
+                .compose(v -> listener(name));
+    }
+
+    @Override
+    public Future<Upserted<ListenerInfo>> putListenerConfig(String name, Map<String, String> config) {
+        return checkWritable(name)
+                .compose(v -> checkValid(name, config))
+                .compose(v -> configs.put(name, config))
+                .compose(created -> listener(name).map(info -> new Upserted<>(info, created)));
+    }
+
+    @Override
+    public Future<Void> deleteListener(String name) {
+        return checkWritable(name)
+                .compose(v -> configs.delete(name))
+                .compose(existed -> existed ? states.forget(name)
+                        : Future.failedFuture(notFound(name)));
+    }
+
+    @Override
+    public Future<ListenerStatus> listenerStatus(String name) {
+        return located(name).compose(found -> {
+            ListenerShape shape = ListenerShape.of(name, found.config());
+            return states.snapshot().compose(snapshot -> {
+                TargetState target = snapshot.targetState(name);
+                Future<List<MemberStatus>> members = cluster.members(name);
+                Future<List<ShardStatus>> shardStatuses = shards.read(shape.group(), shape.shards(),
+                        snapshot.pausedShards(name));
+                return Future.all(members, shardStatuses).map(done ->
+                        status(name, shape.group(), target, members.result(), shardStatuses.result()));
+            });
+        });
+    }
+
+    @Override
+    public Future<Void> setTargetState(String name, TargetState state) {
+        return located(name).compose(found -> states.setTargetState(name, state));
+    }
+
+    @Override
+    public Future<ListenerStatus> restart(String name, boolean includeMembers, boolean onlyFailed) {
+        return located(name)
+                .compose(found -> cluster.restart(name, includeMembers, onlyFailed))
+                .compose(restarting -> listenerStatus(name).map(status -> restarting(status, Set.copyOf(restarting))));
+    }
+
+    @Override
+    public Future<Void> setShardPaused(String name, ShardId shard, boolean paused) {
+        return located(name).compose(found -> {
+            ListenerShape shape = ListenerShape.of(name, found.config());
+            if (!shape.has(shard)) {
+                long count = shape.shardCount(shard.stream());
+                return Future.failedFuture(ControlPlaneException.notFound("listener '" + name + "' has no shard "
+                        + shard.stream() + ":" + shard.index() + (count == 0 ? " (it does not consume stream '"
+                        + shard.stream() + "')" : " (stream '" + shard.stream() + "' has " + count + " shards)")));
+            }
+            return states.setShardPaused(name, shard, paused);
+        });
+    }
+
+    @Override
+    public Future<GroupView> group(String group) {
+        return cluster.group(group).compose(view -> view.map(Future::succeededFuture)
+                .orElseGet(() -> Future.failedFuture(ControlPlaneException.notFound("unknown group '" + group + "'"))));
+    }
+
+    @Override
+    public Future<List<AuditEntry>> audit(String group, int limit) {
+        return group(group).compose(view -> cluster.audit(group, limit));
+    }
+
+    @Override
+    public Future<HealthStatus> health() {
+        return redis.send(Request.cmd(Command.PING))
+                .map(pong -> true)
+                .otherwise(false)
+                .map(redisUp -> HealthStatus.of(cluster.joined(), cluster.leaderId().isPresent(), redisUp));
+    }
+
+    private record Located(String source, Map<String, String> config) {
+    }
+
+    private Future<Map<String, Located>> allConfigs() {
+        return configs.all().map(stored -> {
+            Map<String, Located> out = new TreeMap<>();
+            stored.forEach((name, config) -> out.put(name, new Located(REST, config)));
+            cluster.fileListeners().forEach((name, config) -> out.put(name, new Located(FILE, config)));
+            return out;
+        });
+    }
+
+    private Future<Located> located(String name) {
+        Map<String, String> file = cluster.fileListeners().get(name);
+        if (file != null) {
+            return Future.succeededFuture(new Located(FILE, file));
+        }
+        return configs.get(name).compose(stored -> stored
+                .map(config -> Future.succeededFuture(new Located(REST, config)))
+                .orElseGet(() -> Future.failedFuture(notFound(name))));
+    }
+
+    private Future<Void> checkWritable(String name) {
+        if (!ListenerShape.NAME.matcher(name).matches()) {
+            return Future.failedFuture(ControlPlaneException.badRequest("name: '" + name
+                    + "' is not a listener name (1-128 letters, digits, '.', '_' or '-', starting with a letter or digit)"));
+        }
+        if (cluster.fileListeners().containsKey(name)) {
+            return Future.failedFuture(ControlPlaneException.conflict("listener '" + name + "' is defined in a file "
+                    + "in listeners.dir; change or remove the file instead"));
+        }
+        return Future.succeededFuture();
+    }
+
+    private Future<Void> checkValid(String name, Map<String, String> config) {
+        String handler = config.get(ListenerConfigValidator.HANDLER_KEY);
+        if (handler == null || handler.isBlank()) {
+            return Future.failedFuture(ControlPlaneException.badRequest(
+                    "config.handler: required (the handler plugin's alias or class name)"));
+        }
+        return validate(handler.trim(), config).compose(result -> {
+            if (result.errorCount() == 0) {
+                ListenerShape.of(name, config);
+                return Future.succeededFuture();
+            }
+            String errors = result.errors().stream().map(DefaultControlPlane::describe).collect(Collectors.joining("; "));
+            return Future.failedFuture(ControlPlaneException.badRequest("listener '" + name + "' has "
+                    + result.errorCount() + " configuration error(s): " + errors));
+        });
+    }
+
+    private static String describe(ConfigErrorInfo e) {
+        return "config." + e.key() + (e.value() == null ? "" : " = '" + e.value() + "'") + ": " + e.reason();
+    }
+
+    private static ControlPlaneException notFound(String name) {
+        return ControlPlaneException.notFound("unknown listener '" + name + "'");
+    }
+
+    private static ListenerStatus status(String name, String group, TargetState target, List<MemberStatus> members,
+                                         List<ShardStatus> shards) {
+        List<MemberStatus> sorted = members.stream().sorted(Comparator.comparing(MemberStatus::id)).toList();
+        MemberStatus failed = sorted.stream().filter(m -> m.state() == ListenerState.FAILED).findFirst().orElse(null);
+        ListenerState state;
+        if (target == TargetState.STOPPED) {
+            state = ListenerState.STOPPED;
+        } else if (target == TargetState.PAUSED) {
+            state = ListenerState.PAUSED;
+        } else if (failed != null) {
+            state = ListenerState.FAILED;
+        } else if (sorted.stream().anyMatch(m -> m.state() == ListenerState.RUNNING)
+                || shards.stream().anyMatch(s -> s.owner() != null)) {
+            state = ListenerState.RUNNING;
+        } else {
+            state = ListenerState.UNASSIGNED;
+        }
+        String trace = state == ListenerState.FAILED ? failed.id() + ": " + failed.trace() : null;
+        return new ListenerStatus(name, state, target, group, trace, sorted, shards);
+    }
+
+    private static ListenerStatus restarting(ListenerStatus status, Set<String> restarting) {
+        List<MemberStatus> members = status.members().stream()
+                .map(m -> restarting.contains(m.id()) ? new MemberStatus(m.id(), m.workerId(), ListenerState.RESTARTING,
+                        m.epoch(), m.shards(), null) : m)
+                .toList();
+        return new ListenerStatus(status.name(), restarting.isEmpty() ? status.state() : ListenerState.RESTARTING,
+                status.targetState(), status.group(), status.trace(), members, status.shards());
+    }
+}

@@ -1,0 +1,189 @@
+package io.shardline.runtime.rest;
+
+import io.shardline.api.config.ConfigDef;
+import io.shardline.api.config.ConfigError;
+import io.shardline.api.config.ConfigKey;
+import io.shardline.api.config.ConfigType;
+import io.shardline.api.config.Password;
+import io.shardline.api.config.Placeholders;
+import io.shardline.api.config.RawConfig;
+import io.shardline.api.handler.Handler;
+import io.shardline.runtime.plugin.PluginDesc;
+import io.shardline.runtime.plugin.PluginException;
+import io.shardline.runtime.plugin.Plugins;
+import io.shardline.runtime.rest.entity.ConfigErrorInfo;
+import io.shardline.runtime.rest.entity.ConfigKeyInfo;
+import io.shardline.runtime.rest.entity.ValidationResult;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Validates listener configurations submitted over REST, all errors at once: the listener keys against
+ * the listener definition, the {@code handler.config.} keys against the handler plugin's own
+ * {@link ConfigDef}. Only discovered handler plugins are ever looked up or instantiated (a name that is
+ * not one is a 404 before any class is touched).
+ *
+ * <p>Placeholders ({@code ${env:..}}, {@code ${file:..}}) are <em>not</em> resolved for REST callers:
+ * that would let anyone who can reach the API probe the worker's environment and files (Kafka's
+ * CVE-2024-31141). A value holding a placeholder is accepted unchecked here and resolved by the worker
+ * that runs the listener. Password values, and values of keys that look like secrets, are never echoed.
+ *
+ * <p>Thread-safe. Instantiating a handler runs plugin code: call {@link #validate} and
+ * {@link #handlerDefinition} off the event loop.
+ */
+public final class ListenerConfigValidator {
+
+    /** The prefix of handler settings in a listener configuration. */
+    public static final String HANDLER_PREFIX = "handler.config.";
+    /** The listener key naming the handler plugin. */
+    public static final String HANDLER_KEY = "handler";
+
+    private static final Pattern SECRET_NAME = Pattern.compile("(?i).*(password|secret|token|credential|apikey|api\\.key).*");
+    private static final Placeholders UNRESOLVED = new Placeholders(name -> {
+        throw new IllegalStateException("placeholders are not resolved over REST");
+    });
+
+    private final Plugins plugins;
+    private final ConfigDef listenerDefinition;
+    private final Map<String, ConfigDef> handlerDefinitions = new ConcurrentHashMap<>();
+
+    /**
+     * A validator.
+     *
+     * @param plugins the worker's discovered plugins
+     * @param listenerDefinition the definition of listener keys; must declare the {@code handler.config.}
+     *     prefix (the handler's keys are checked by the handler's own definition)
+     */
+    public ListenerConfigValidator(Plugins plugins, ConfigDef listenerDefinition) {
+        this.plugins = Objects.requireNonNull(plugins, "plugins");
+        this.listenerDefinition = Objects.requireNonNull(listenerDefinition, "listenerDefinition");
+    }
+
+    /**
+     * The discovered handler plugin named {@code nameOrAlias}.
+     *
+     * @throws ControlPlaneException 404 listing the known handlers when there is none
+     */
+    public PluginDesc handler(String nameOrAlias) {
+        return plugins.find(Handler.class, nameOrAlias).orElseThrow(() -> ControlPlaneException.notFound(
+                "no handler plugin '" + nameOrAlias + "'; installed handlers: " + plugins.handlers().stream()
+                        .map(PluginDesc::className).sorted().collect(Collectors.joining(", "))));
+    }
+
+    /** The settings {@code desc} accepts (instantiates the plugin once, under its class loader). */
+    public ConfigDef handlerDefinition(PluginDesc desc) {
+        return handlerDefinitions.computeIfAbsent(desc.className() + "@" + desc.location(), k -> {
+            Handler handler = Plugins.newInstance(desc, Handler.class);
+            try (var swap = Plugins.withClassLoader(desc.loader())) {
+                ConfigDef def = handler.config();
+                return def == null ? new ConfigDef() : def;
+            } catch (RuntimeException e) {
+                throw new PluginException("plugin " + desc.className() + " from " + desc.location()
+                        + ": config() threw " + e, e);
+            }
+        });
+    }
+
+    /**
+     * Validates {@code config} as the configuration of a listener using handler {@code pluginClass}.
+     *
+     * @throws ControlPlaneException 404 when {@code pluginClass} is not a discovered handler
+     */
+    public ValidationResult validate(String pluginClass, Map<String, String> config) {
+        PluginDesc desc = handler(pluginClass);
+        Map<String, String> submitted = new LinkedHashMap<>(config);
+        List<ConfigError> errors = new ArrayList<>();
+        String named = submitted.get(HANDLER_KEY);
+        if (named == null || named.isBlank()) {
+            submitted.put(HANDLER_KEY, desc.className());
+        } else if (!desc.matches(named.trim())) {
+            errors.add(new ConfigError(HANDLER_KEY, named, null, 0,
+                    "names a different handler than the validated plugin " + desc.className()));
+        }
+        Set<String> unresolved = new HashSet<>();
+        submitted.forEach((k, v) -> {
+            if (v != null && Placeholders.containsPlaceholder(v)) {
+                unresolved.add(k);
+            }
+        });
+        Map<String, String> checked = new TreeMap<>(submitted);
+        checked.keySet().removeAll(unresolved);
+        RawConfig raw = RawConfig.of(checked);
+        errors.addAll(listenerDefinition.validate(raw, UNRESOLVED));
+        ConfigDef handlerDef = handlerDefinition(desc);
+        for (ConfigError e : handlerDef.validate(raw.subset(HANDLER_PREFIX), UNRESOLVED)) {
+            errors.add(new ConfigError(HANDLER_PREFIX + e.key(), e.value(), null, 0, e.reason()));
+        }
+        Set<String> secretKeys = secretKeys(handlerDef);
+        List<ConfigErrorInfo> infos = errors.stream()
+                .filter(e -> !unresolved.contains(e.key()))
+                .map(e -> new ConfigErrorInfo(e.key(), secretKeys.contains(e.key()) || SECRET_NAME.matcher(e.key())
+                        .matches() ? hide(e.value()) : e.value(), e.reason()))
+                .sorted(Comparator.comparing(ConfigErrorInfo::key))
+                .toList();
+        return new ValidationResult(desc.className(), infos.size(), infos, definition(handlerDef));
+    }
+
+    /**
+     * {@code config} with the values of secret keys (password-typed in either definition, or named like
+     * a secret) replaced by {@code [hidden]}: what REST shows of a stored configuration.
+     */
+    public Map<String, String> hideSecrets(Map<String, String> config) {
+        Set<String> secretKeys = secretKeys(null);
+        Optional<PluginDesc> desc = Optional.ofNullable(config.get(HANDLER_KEY))
+                .flatMap(h -> plugins.find(Handler.class, h.trim()));
+        desc.ifPresent(d -> {
+            try {
+                secretKeys.addAll(secretKeys(handlerDefinition(d)));
+            } catch (RuntimeException e) {
+                // the plugin cannot describe itself: fall back to the name rule
+            }
+        });
+        Map<String, String> out = new TreeMap<>();
+        config.forEach((k, v) -> out.put(k, secretKeys.contains(k) || SECRET_NAME.matcher(k).matches() ? hide(v) : v));
+        return out;
+    }
+
+    private Set<String> secretKeys(ConfigDef handlerDef) {
+        Set<String> out = new HashSet<>();
+        for (ConfigKey key : listenerDefinition.keys()) {
+            if (key.type() == ConfigType.PASSWORD) {
+                out.add(key.name());
+            }
+        }
+        if (handlerDef != null) {
+            for (ConfigKey key : handlerDef.keys()) {
+                if (key.type() == ConfigType.PASSWORD) {
+                    out.add(HANDLER_PREFIX + key.name());
+                }
+            }
+        }
+        return out;
+    }
+
+    private List<ConfigKeyInfo> definition(ConfigDef handlerDef) {
+        List<ConfigKeyInfo> out = new ArrayList<>();
+        listenerDefinition.keys().forEach(k -> out.add(ConfigKeyInfo.of(k)));
+        handlerDef.keys().forEach(k -> {
+            ConfigKeyInfo info = ConfigKeyInfo.of(k);
+            out.add(new ConfigKeyInfo(HANDLER_PREFIX + info.name(), info.type(), info.required(), info.defaultValue(),
+                    info.importance(), info.documentation(), info.group()));
+        });
+        return out;
+    }
+
+    private static String hide(String value) {
+        return value == null ? null : Password.HIDDEN;
+    }
+}

@@ -1,0 +1,32 @@
+package io.shardline.runtime.rest.entity;
+
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One member in the coordinator's read model. Shard lists are {@code stream:index}, sorted. Immutable.
+ *
+ * @param id the member id
+ * @param workerId the worker hosting it
+ * @param state its coordinator-side state (e.g. {@code STABLE}, {@code UNREVOKED_SHARDS})
+ * @param memberEpoch its member epoch
+ * @param current the shards it owns now
+ * @param target the shards the target assignment gives it
+ * @param pendingRevocation the shards it must still revoke
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record GroupMemberView(String id, String workerId, String state, int memberEpoch, List<String> current,
+                              List<String> target, List<String> pendingRevocation) {
+
+    /** Validates and copies. */
+    public GroupMemberView {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(workerId, "workerId");
+        Objects.requireNonNull(state, "state");
+        current = List.copyOf(current);
+        target = List.copyOf(target);
+        pendingRevocation = List.copyOf(pendingRevocation);
+    }
+}

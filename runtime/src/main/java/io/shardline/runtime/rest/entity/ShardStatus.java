@@ -1,0 +1,31 @@
+package io.shardline.runtime.rest.entity;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import java.util.Objects;
+
+/**
+ * One shard of a listener, read from Redis: its owner (the {@code :owner} hash), lag, pending count and
+ * last delivered entry ({@code XINFO GROUPS}). Immutable.
+ *
+ * @param stream the logical stream
+ * @param shard the shard index
+ * @param owner the owning member id, {@code null} when unowned
+ * @param ownerEpoch the owner epoch, -1 when unowned
+ * @param state {@code PAUSED} when paused by REST, else {@code RUNNING} when owned, {@code UNASSIGNED} when not
+ * @param lag entries not yet delivered to the group ({@code null} when Redis cannot tell, or no group yet)
+ * @param pending entries delivered and not yet acknowledged
+ * @param lastProcessedId the group's last delivered entry id, {@code null} before the first
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ShardStatus(String stream, int shard, String owner, long ownerEpoch, ListenerState state, Long lag,
+                          long pending, String lastProcessedId) {
+
+    /** Validates. */
+    public ShardStatus {
+        Objects.requireNonNull(stream, "stream");
+        Objects.requireNonNull(state, "state");
+    }
+}

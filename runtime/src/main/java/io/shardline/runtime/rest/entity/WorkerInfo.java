@@ -1,0 +1,25 @@
+package io.shardline.runtime.rest.entity;
+
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One live worker of the cluster. Immutable.
+ *
+ * @param id the worker id
+ * @param leader whether it is the current leader (hosts the coordinator)
+ * @param listeners the listeners it runs, sorted
+ * @param members the member ids it hosts, sorted
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record WorkerInfo(String id, boolean leader, List<String> listeners, List<String> members) {
+
+    /** Validates and copies. */
+    public WorkerInfo {
+        Objects.requireNonNull(id, "id");
+        listeners = List.copyOf(listeners);
+        members = List.copyOf(members);
+    }
+}

@@ -1,0 +1,123 @@
+package io.shardline.runtime.rest.route;
+
+import io.shardline.api.handler.ShardId;
+import io.shardline.runtime.rest.ControlPlane;
+import io.shardline.runtime.rest.ControlPlaneException;
+import io.shardline.runtime.rest.entity.ListenerStatus;
+import io.shardline.runtime.rest.entity.TargetState;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * {@code /listeners}: list ({@code ?expand=status}), create, read, replace config, delete, status,
+ * pause/resume/stop (202, persisted target states, idempotent), restart ({@code ?includeMembers&onlyFailed},
+ * KIP-745) and per-shard pause/resume.
+ */
+public final class ListenerRoutes {
+
+    private final ControlPlane plane;
+
+    /** Routes over {@code plane}. */
+    public ListenerRoutes(ControlPlane plane) {
+        this.plane = Objects.requireNonNull(plane, "plane");
+    }
+
+    /** The sub-router, to be mounted at {@code /listeners*}. */
+    public Router router(Vertx vertx) {
+        Router router = Router.router(vertx);
+        router.get("/").respond(this::list);
+        router.post("/").respond(ctx -> Requests.guarded(() -> create(ctx)));
+        router.get("/:name").respond(ctx -> plane.listener(ctx.pathParam("name")));
+        router.put("/:name/config").respond(ctx -> Requests.guarded(() -> plane.putListenerConfig(ctx.pathParam("name"),
+                Requests.strings(Requests.jsonBody(ctx), "config.")).map(upserted -> {
+                    ctx.response().setStatusCode(upserted.created() ? 201 : 200);
+                    return upserted.value();
+                })));
+        router.delete("/:name").handler(ctx -> Requests.noContent(ctx, 204, plane.deleteListener(ctx.pathParam("name"))));
+        router.get("/:name/status").respond(ctx -> plane.listenerStatus(ctx.pathParam("name")));
+        router.put("/:name/pause").handler(ctx -> target(ctx, TargetState.PAUSED));
+        router.put("/:name/resume").handler(ctx -> target(ctx, TargetState.STARTED));
+        router.put("/:name/stop").handler(ctx -> target(ctx, TargetState.STOPPED));
+        router.post("/:name/restart").respond(ctx -> Requests.guarded(() -> restart(ctx)));
+        router.put("/:name/shards/:stream/:shard/pause").handler(ctx -> shard(ctx, true));
+        router.put("/:name/shards/:stream/:shard/resume").handler(ctx -> shard(ctx, false));
+        return router;
+    }
+
+    private Future<?> list(RoutingContext ctx) {
+        String expand = ctx.queryParams().get("expand");
+        if (expand == null) {
+            return plane.listenerNames();
+        }
+        if (!expand.equals("status")) {
+            return Future.failedFuture(ControlPlaneException.badRequest("query parameter expand: only 'status' is "
+                    + "supported, got '" + expand + "'"));
+        }
+        return plane.listenerStatuses().map(statuses -> {
+            Map<String, Map<String, ListenerStatus>> out = new TreeMap<>();
+            statuses.forEach((name, status) -> out.put(name, Map.of("status", status)));
+            return out;
+        });
+    }
+
+    private Future<?> create(RoutingContext ctx) {
+        JsonObject body = Requests.jsonBody(ctx);
+        Object name = body.getValue("name");
+        if (!(name instanceof String text) || text.isBlank()) {
+            throw ControlPlaneException.badRequest("name: required (a string)");
+        }
+        Map<String, String> config = Requests.stringMap(body, "config");
+        TargetState initial = initialState(body.getValue("initial_state"));
+        return plane.createListener(text, config, initial).map(info -> {
+            ctx.response().setStatusCode(201);
+            return info;
+        });
+    }
+
+    private static TargetState initialState(Object value) {
+        if (value == null) {
+            return TargetState.STARTED;
+        }
+        String text = String.valueOf(value).toUpperCase(Locale.ROOT);
+        return switch (text) {
+            case "RUNNING", "STARTED" -> TargetState.STARTED;
+            case "PAUSED" -> TargetState.PAUSED;
+            case "STOPPED" -> TargetState.STOPPED;
+            default -> throw ControlPlaneException.badRequest("initial_state: must be RUNNING, PAUSED or STOPPED, got '"
+                    + value + "'");
+        };
+    }
+
+    private void target(RoutingContext ctx, TargetState state) {
+        Requests.noContent(ctx, 202, plane.setTargetState(ctx.pathParam("name"), state));
+    }
+
+    private Future<ListenerStatus> restart(RoutingContext ctx) {
+        boolean includeMembers = Requests.flag(ctx, "includeMembers");
+        boolean onlyFailed = Requests.flag(ctx, "onlyFailed");
+        return plane.restart(ctx.pathParam("name"), includeMembers, onlyFailed).map(status -> {
+            ctx.response().setStatusCode(202);
+            return status;
+        });
+    }
+
+    private void shard(RoutingContext ctx, boolean paused) {
+        Future<Void> action = Requests.guarded(() -> {
+            ShardId shard;
+            try {
+                shard = new ShardId(ctx.pathParam("stream"), Requests.shardIndex(ctx));
+            } catch (IllegalArgumentException e) {
+                throw ControlPlaneException.badRequest("stream: " + e.getMessage());
+            }
+            return plane.setShardPaused(ctx.pathParam("name"), shard, paused);
+        });
+        Requests.noContent(ctx, 202, action);
+    }
+}

@@ -1,0 +1,90 @@
+package io.shardline.runtime.rest;
+
+import io.shardline.runtime.rest.entity.AuditEntry;
+import io.shardline.runtime.rest.entity.GroupView;
+import io.shardline.runtime.rest.entity.MemberStatus;
+import io.shardline.runtime.rest.entity.WorkerInfo;
+import io.vertx.core.Future;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** A settable {@link ClusterView} for REST tests (stands in for the running worker). */
+final class FakeClusterView implements ClusterView {
+
+    volatile String leader = "worker-a";
+    volatile boolean joined = true;
+    final Map<String, Map<String, String>> fileListeners = new ConcurrentHashMap<>();
+    final Map<String, List<MemberStatus>> members = new ConcurrentHashMap<>();
+    final Map<String, GroupView> groups = new ConcurrentHashMap<>();
+    final Map<String, List<AuditEntry>> audit = new ConcurrentHashMap<>();
+    final List<String> restarts = new CopyOnWriteArrayList<>();
+
+    private final String clusterName;
+
+    FakeClusterView(String clusterName) {
+        this.clusterName = clusterName;
+    }
+
+    @Override
+    public String clusterName() {
+        return clusterName;
+    }
+
+    @Override
+    public String workerId() {
+        return "worker-a";
+    }
+
+    @Override
+    public Optional<String> leaderId() {
+        return Optional.ofNullable(leader);
+    }
+
+    @Override
+    public boolean joined() {
+        return joined;
+    }
+
+    @Override
+    public Future<List<WorkerInfo>> workers() {
+        return Future.succeededFuture(List.of(
+                new WorkerInfo("worker-b", "worker-b".equals(leader), List.of("orders"), List.of("worker-b-orders-m0")),
+                new WorkerInfo("worker-a", "worker-a".equals(leader), List.of("orders"), List.of("worker-a-orders-m0"))));
+    }
+
+    @Override
+    public Map<String, Map<String, String>> fileListeners() {
+        return Map.copyOf(fileListeners);
+    }
+
+    @Override
+    public Future<List<MemberStatus>> members(String listener) {
+        return Future.succeededFuture(members.getOrDefault(listener, List.of()));
+    }
+
+    @Override
+    public Future<Optional<GroupView>> group(String group) {
+        return Future.succeededFuture(Optional.ofNullable(groups.get(group)));
+    }
+
+    @Override
+    public Future<List<AuditEntry>> audit(String group, int limit) {
+        List<AuditEntry> all = audit.getOrDefault(group, List.of());
+        return Future.succeededFuture(all.subList(Math.max(0, all.size() - limit), all.size()));
+    }
+
+    @Override
+    public Future<List<String>> restart(String listener, boolean includeMembers, boolean onlyFailed) {
+        restarts.add(listener + " includeMembers=" + includeMembers + " onlyFailed=" + onlyFailed);
+        if (!includeMembers) {
+            return Future.succeededFuture(List.of());
+        }
+        return Future.succeededFuture(members.getOrDefault(listener, List.of()).stream()
+                .filter(m -> !onlyFailed || m.state() == io.shardline.runtime.rest.entity.ListenerState.FAILED)
+                .map(MemberStatus::id)
+                .toList());
+    }
+}

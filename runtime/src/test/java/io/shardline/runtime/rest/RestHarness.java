@@ -1,0 +1,115 @@
+package io.shardline.runtime.rest;
+
+import static io.shardline.runtime.testing.Await.result;
+
+import com.codahale.metrics.MetricRegistry;
+import io.shardline.runtime.listener.ListenerConfig;
+import io.shardline.runtime.plugin.Plugins;
+import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.redis.RedisConfig;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A REST server on a loopback port over a real Redis, the test class path's plugins (the
+ * {@code configured} handler) and a {@link FakeClusterView}; plus a small HTTP client. Every response body
+ * is kept so tests can check that no secret ever appears in one.
+ */
+final class RestHarness implements AutoCloseable {
+
+    static final Duration WAIT = Duration.ofSeconds(10);
+
+    final Vertx vertx = Vertx.vertx();
+    final FakeClusterView cluster;
+    final RedisClient redis;
+    final Plugins plugins = Plugins.load(List.of(), RestHarness.class.getClassLoader());
+    final MetricRegistry registry = new MetricRegistry();
+    final List<String> bodies = new CopyOnWriteArrayList<>();
+    private final HttpClient http = vertx.createHttpClient();
+    private final RestSettings settings;
+    DefaultControlPlane plane;
+    private RestServerVerticle verticle;
+    private String deployment;
+
+    RestHarness(String redisUri, String clusterName, RestSettings settings) {
+        this.cluster = new FakeClusterView(clusterName);
+        this.settings = settings;
+        this.redis = result(RedisClient.connect(vertx, RedisConfig.standalone(redisUri), new SplittableRandom(7)), WAIT);
+        start();
+    }
+
+    /** Deploys a fresh control plane and REST verticle (a "restart" of the REST side). */
+    void start() {
+        plane = new DefaultControlPlane(vertx, cluster, redis, plugins, ListenerConfig.DEFINITION);
+        verticle = new RestServerVerticle(settings, plane, registry);
+        deployment = result(vertx.deployVerticle(verticle), WAIT);
+    }
+
+    /** Undeploys the REST verticle. */
+    void stop() {
+        result(vertx.undeploy(deployment), WAIT);
+    }
+
+    int port() {
+        return verticle.actualPort();
+    }
+
+    Reply call(HttpMethod method, String path) {
+        return call(method, path, null, null);
+    }
+
+    Reply call(HttpMethod method, String path, String body) {
+        return call(method, path, body, null);
+    }
+
+    Reply call(HttpMethod method, String path, String body, String token) {
+        RequestOptions options = new RequestOptions().setMethod(method).setHost("127.0.0.1").setPort(port())
+                .setURI(path);
+        if (token != null) {
+            options.putHeader("Authorization", "Bearer " + token);
+        }
+        Future<Reply> reply = http.request(options)
+                .compose(req -> body == null ? req.send() : req.putHeader("Content-Type", "application/json")
+                        .send(Buffer.buffer(body)))
+                .compose(res -> res.body().map(b -> new Reply(res.statusCode(), res.headers(), b.toString())));
+        Reply r = result(reply, WAIT);
+        bodies.add(r.body());
+        return r;
+    }
+
+    @Override
+    public void close() {
+        result(http.close(), WAIT);
+        result(redis.close(), WAIT);
+        result(vertx.close(), WAIT);
+        plugins.close();
+    }
+
+    /** One HTTP response. */
+    record Reply(int status, MultiMap headers, String body) {
+
+        JsonObject json() {
+            return new JsonObject(body);
+        }
+
+        JsonArray array() {
+            return new JsonArray(body);
+        }
+
+        @Override
+        public String toString() {
+            return status + " " + body;
+        }
+    }
+}
