@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.shardline.api.handler.ShardId;
+import io.shardline.runtime.metrics.DropwizardExporterTest;
+import io.shardline.runtime.metrics.ListenerStatusSampler;
+import io.shardline.runtime.metrics.ShardMetrics;
 import io.shardline.runtime.rest.RestHarness.Reply;
 import io.shardline.runtime.rest.entity.AuditEntry;
 import io.shardline.runtime.rest.entity.GroupMemberView;
@@ -40,6 +43,7 @@ class RestApiTest {
     @BeforeEach
     void start(RedisServer redis) {
         rest = new RestHarness(redis.uri(), "api" + CLUSTERS.incrementAndGet(), RestSettings.loopback(0));
+        send(Request.cmd(Command.FLUSHALL));
     }
 
     @AfterEach
@@ -342,6 +346,40 @@ class RestApiTest {
         for (String body : rest.bodies) {
             assertThat(body).doesNotContain("\tat ").doesNotContain("Exception");
         }
+    }
+
+    @Test
+    void metricsInPrometheusTextAndJsonIncludingSampledShardGauges() {
+        assertEquals(201, rest.call(HttpMethod.POST, "/listeners", ORDERS).status());
+        ShardId s1 = new ShardId("orders", 1);
+        send(Request.cmd(Command.XADD).arg(s1.key()).arg("*").arg("k").arg("v"));
+        send(Request.cmd(Command.XGROUP).arg("CREATE").arg(s1.key()).arg("orders").arg("0"));
+        send(Request.cmd(Command.HSET).arg(s1.ownerKey()).arg("owner").arg("worker-a-orders-m0").arg("epoch").arg(1));
+        new io.shardline.runtime.shard.ConsumptionMetrics(rest.registry, "orders");
+        ListenerStatusSampler sampler = new ListenerStatusSampler(rest.vertx, rest.plane, new ShardMetrics(rest.registry),
+                () -> true);
+        result(sampler.sample(), RestHarness.WAIT);
+
+        Reply text = rest.call(HttpMethod.GET, "/metrics");
+        assertEquals(200, text.status(), text::toString);
+        assertThat(text.headers().get("Content-Type")).startsWith("text/plain; version=0.0.4");
+        java.util.Set<String> families = DropwizardExporterTest.parse(text.body());
+        assertThat(families).contains("shardline_listener_records_handled_total", "shardline_shard_lag",
+                "shardline_listener_shards_owned", "shardline_listener_handler_batch_time_seconds");
+        assertThat(text.body()).contains("shardline_shard_lag{listener=\"orders\",shard=\"1\",stream=\"orders\"} 1.0")
+                .contains("shardline_shard_owned{listener=\"orders\",shard=\"0\",stream=\"orders\"} 0.0")
+                .contains("shardline_listener_shards_owned{listener=\"orders\"} 1.0");
+
+        Reply json = rest.call(HttpMethod.GET, "/metrics?format=json");
+        assertEquals(200, json.status(), json::toString);
+        assertEquals("meter", json.json().getJsonObject("shardline.listener.orders.records.handled").getString("type"));
+        assertEquals(1, json.json().getJsonObject("shardline.shard.orders.{orders:1}.lag").getInteger("value"));
+        assertError(rest.call(HttpMethod.GET, "/metrics?format=xml"), 400, "query parameter format");
+
+        assertEquals(204, rest.call(HttpMethod.DELETE, "/listeners/orders").status());
+        result(sampler.sample(), RestHarness.WAIT);
+        assertThat(rest.registry.getNames()).noneMatch(n -> n.startsWith("shardline.shard.orders."));
+        sampler.close();
     }
 
     private void send(Request request) {

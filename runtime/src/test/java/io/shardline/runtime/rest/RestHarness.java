@@ -28,7 +28,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class RestHarness implements AutoCloseable {
 
-    static final Duration WAIT = Duration.ofSeconds(10);
+    static final Duration WAIT = Duration.ofSeconds(30);
 
     final Vertx vertx = Vertx.vertx();
     final FakeClusterView cluster;

@@ -1,0 +1,146 @@
+package io.shardline.runtime.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.codahale.metrics.MetricRegistry;
+import io.shardline.api.handler.ShardId;
+import io.shardline.coordinator.protocol.ErrorCode;
+import io.shardline.runtime.shard.ConsumptionMetrics;
+import io.shardline.runtime.shard.DropwizardHandlerMetrics;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.junit.jupiter.api.Test;
+
+/** The Prometheus text of a registry parses line by line and carries every family with its labels. */
+public class DropwizardExporterTest {
+
+    /** A sample line: name, optional labels, a value (strict: what the 0.0.4 text format allows). */
+    static final Pattern SAMPLE = Pattern.compile(
+            "([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\\\\n]|\\\\[\"\\\\n])*\""
+                    + "(?:,[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\\\\n]|\\\\[\"\\\\n])*\")*)?})? "
+                    + "(-?[0-9.]+(?:[eE][-+]?[0-9]+)?|NaN|[+-]Inf)( -?[0-9]+)?");
+    static final Pattern META = Pattern.compile("# (HELP|TYPE) ([a-zA-Z_:][a-zA-Z0-9_:]*) .*");
+
+    @Test
+    void everyCatalogFamilyIsExportedWithItsLabels() {
+        MetricRegistry registry = filled();
+        String text = new DropwizardExporter(registry).text();
+        Set<String> families = parse(text);
+        for (MetricTemplate t : MetricCatalog.ALL) {
+            assertThat(families).as(t.template()).contains(MetricsDocs.exposed(t));
+        }
+        assertThat(text).contains("shardline_listener_records_handled_total{listener=\"orders.v2\"} 7.0");
+        assertThat(text).contains("shardline_shard_lag{listener=\"orders.v2\",shard=\"3\",stream=\"or:ders\"} 42.0");
+        assertThat(text).contains("# TYPE shardline_listener_handler_batch_time_seconds summary");
+        assertThat(text).contains("shardline_listener_handler_batch_time_seconds_count{listener=\"orders.v2\"} 1");
+        assertThat(text).contains("shardline_coordinator_group_heartbeat_errors_total{group=\"g1\"} 1.0");
+        assertThat(text).contains("shardline_coordinator_groups 1.0");
+        assertThat(text).contains("shardline_listener_orders_v2_handler_custom_count 3.0");
+    }
+
+    @Test
+    void namesRoundTripThroughTheirTemplates() {
+        MetricTemplate lag = ShardMetrics.LAG;
+        String name = lag.name("orders.v2", "a:b.c", "12");
+        assertEquals("shardline.shard.orders.v2.{a:b.c:12}.lag", name);
+        assertEquals(List.of("orders.v2", "a:b.c", "12"), lag.match(name).orElseThrow());
+        assertEquals("shardline_shard_lag", lag.family());
+        assertThat(MetricCatalog.match("shardline.listener.x.handler.custom.count")).isEmpty();
+    }
+
+    @Test
+    void consumptionMetricNamesDescribeWhatConsumptionMetricsRegisters() {
+        MetricRegistry registry = new MetricRegistry();
+        new ConsumptionMetrics(registry, "orders.v2");
+        Set<MetricTemplate> used = new HashSet<>();
+        for (String name : registry.getNames()) {
+            MetricCatalog.Match match = MetricCatalog.match(name).orElseThrow(() -> new AssertionError(
+                    name + " is registered by ConsumptionMetrics but not in ConsumptionMetricNames"));
+            assertEquals(List.of("orders.v2"), match.values(), name);
+            used.add(match.template());
+        }
+        assertEquals(Set.copyOf(ConsumptionMetricNames.TEMPLATES), used);
+    }
+
+    @Test
+    void jmxPublishesTheRegistry() throws Exception {
+        MetricRegistry registry = filled();
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        try (JmxMetrics jmx = JmxMetrics.start(registry)) {
+            Set<ObjectName> names = server.queryNames(new ObjectName(JmxMetrics.DOMAIN + ":*"), null);
+            List<String> text = new ArrayList<>();
+            names.forEach(n -> text.add(n.toString()));
+            assertThat(text).anyMatch(n -> n.contains("shardline.listener.orders.v2.records.handled"));
+            assertThat(names).hasSizeGreaterThanOrEqualTo(registry.getNames().size());
+        }
+        assertThat(server.queryNames(new ObjectName(JmxMetrics.DOMAIN + ":*"), null)).isEmpty();
+    }
+
+    /** One instance of every catalog metric, plus a handler-defined one. */
+    static MetricRegistry filled() {
+        MetricRegistry registry = new MetricRegistry();
+        ConsumptionMetrics consumption = new ConsumptionMetrics(registry, "orders.v2");
+        registry.meter("shardline.listener.orders.v2.records.handled").mark(7);
+        registry.timer("shardline.listener.orders.v2.handler.batch-time").update(java.time.Duration.ofMillis(3));
+        assertThat(consumption.handledCount()).isEqualTo(7);
+        ShardMetrics shards = new ShardMetrics(registry);
+        shards.shard("orders.v2", new ShardId("or:ders", 3), 42, 5, true);
+        shards.ownedShards("orders.v2", 1);
+        MemberMetrics member = new MemberMetrics(registry, "w1-orders.v2-m0");
+        member.heartbeat(2_000_000);
+        member.epoch(4);
+        member.rebalanced();
+        member.heartbeatFailed();
+        DropwizardCoordinatorMetrics coordinator = new DropwizardCoordinatorMetrics(registry);
+        coordinator.heartbeat("g1", ErrorCode.NONE);
+        coordinator.heartbeat("g1", firstError());
+        coordinator.rebalanced("g1", 2);
+        coordinator.memberExpired("g1", "m");
+        coordinator.memberFenced("g1", "m");
+        coordinator.shardGranted("g1", new ShardId("s", 0), 1);
+        coordinator.shardReleased("g1", new ShardId("s", 0), null);
+        coordinator.group("g1", 2, 5, 2);
+        coordinator.assignmentComputed("g1", 1_000);
+        new DropwizardHandlerMetrics(registry, "orders.v2").increment("custom.count", 3);
+        return registry;
+    }
+
+    /** Parses the text strictly; returns the family names seen in TYPE lines. */
+    public static Set<String> parse(String text) {
+        Set<String> families = new HashSet<>();
+        int samples = 0;
+        for (String line : text.split("\n")) {
+            if (line.isEmpty()) {
+                continue;
+            }
+            Matcher meta = META.matcher(line);
+            if (meta.matches()) {
+                if (meta.group(1).equals("TYPE")) {
+                    families.add(meta.group(2));
+                }
+                continue;
+            }
+            assertThat(line).as("sample line").matches(SAMPLE);
+            samples++;
+        }
+        assertThat(samples).isGreaterThan(10);
+        return families;
+    }
+
+    private static ErrorCode firstError() {
+        for (ErrorCode code : ErrorCode.values()) {
+            if (code != ErrorCode.NONE) {
+                return code;
+            }
+        }
+        throw new AssertionError("no error code");
+    }
+}
