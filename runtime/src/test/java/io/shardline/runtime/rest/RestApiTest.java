@@ -362,7 +362,7 @@ class RestApiTest {
 
         Reply text = rest.call(HttpMethod.GET, "/metrics");
         assertEquals(200, text.status(), text::toString);
-        assertThat(text.headers().get("Content-Type")).startsWith("text/plain; version=0.0.4");
+        assertThat(text.header("Content-Type")).startsWith("text/plain; version=0.0.4");
         java.util.Set<String> families = DropwizardExporterTest.parse(text.body());
         assertThat(families).contains("shardline_listener_records_handled_total", "shardline_shard_lag",
                 "shardline_listener_shards_owned", "shardline_listener_handler_batch_time_seconds");
@@ -388,7 +388,7 @@ class RestApiTest {
 
     private static void assertError(Reply reply, int status, String messagePart) {
         assertEquals(status, reply.status(), reply::toString);
-        assertEquals("application/json", reply.headers().get("Content-Type"));
+        assertEquals("application/json", reply.header("Content-Type"));
         JsonObject json = reply.json();
         assertEquals(status, json.getInteger("error_code"));
         assertThat(json.getString("message")).contains(messagePart);

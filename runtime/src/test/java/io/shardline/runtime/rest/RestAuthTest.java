@@ -72,7 +72,7 @@ class RestAuthTest {
                 Reply reply = rest.call(HttpMethod.valueOf(w[0]), w[1], w[2], token);
                 assertEquals(401, reply.status(), w[0] + " " + w[1] + " with " + token + ": " + reply);
                 assertEquals(401, reply.json().getInteger("error_code"));
-                assertEquals("Bearer realm=\"shardline\"", reply.headers().get("WWW-Authenticate"));
+                assertEquals("Bearer realm=\"shardline\"", reply.header("WWW-Authenticate"));
             }
             Reply readOnly = rest.call(HttpMethod.valueOf(w[0]), w[1], w[2], READ_TOKEN);
             assertEquals(403, readOnly.status(), w[0] + " " + w[1] + " with the read token: " + readOnly);

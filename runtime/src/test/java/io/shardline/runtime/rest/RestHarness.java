@@ -7,15 +7,17 @@ import io.shardline.runtime.listener.ListenerConfig;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.RedisConfig;
-import io.vertx.core.Future;
-import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -36,7 +38,9 @@ final class RestHarness implements AutoCloseable {
     final Plugins plugins = Plugins.load(List.of(), RestHarness.class.getClassLoader());
     final MetricRegistry registry = new MetricRegistry();
     final List<String> bodies = new CopyOnWriteArrayList<>();
-    private final HttpClient http = vertx.createHttpClient();
+    /** A plain JDK client (keep-alive, HTTP/1.1), as curl or Prometheus would use. */
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(WAIT).build();
     private final RestSettings settings;
     DefaultControlPlane plane;
     private RestServerVerticle verticle;
@@ -74,30 +78,42 @@ final class RestHarness implements AutoCloseable {
     }
 
     Reply call(HttpMethod method, String path, String body, String token) {
-        RequestOptions options = new RequestOptions().setMethod(method).setHost("127.0.0.1").setPort(port())
-                .setURI(path);
-        if (token != null) {
-            options.putHeader("Authorization", "Bearer " + token);
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path))
+                .timeout(WAIT)
+                .method(method.name(), body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            request.header("Content-Type", "application/json");
         }
-        Future<Reply> reply = http.request(options)
-                .compose(req -> body == null ? req.send() : req.putHeader("Content-Type", "application/json")
-                        .send(Buffer.buffer(body)))
-                .compose(res -> res.body().map(b -> new Reply(res.statusCode(), res.headers(), b.toString())));
-        Reply r = result(reply, WAIT);
-        bodies.add(r.body());
-        return r;
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        try {
+            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            Reply reply = new Reply(response.statusCode(), response.headers(), response.body());
+            bodies.add(reply.body());
+            return reply;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     @Override
     public void close() {
-        result(http.close(), WAIT);
         result(redis.close(), WAIT);
         result(vertx.close(), WAIT);
         plugins.close();
     }
 
     /** One HTTP response. */
-    record Reply(int status, MultiMap headers, String body) {
+    record Reply(int status, HttpHeaders headers, String body) {
+
+        String header(String name) {
+            return headers.firstValue(name).orElse(null);
+        }
 
         JsonObject json() {
             return new JsonObject(body);
