@@ -154,16 +154,25 @@ final class GroupChanges {
         audit(AuditType.ASSIGNMENT_EPOCH_BUMPED, "", null, -1, "target changed for group epoch "
                 + group.groupEpoch());
         metrics.rebalanced(group.groupId(), target.assignmentEpoch());
-        boolean eager = group.config().protocol() == RebalanceProtocol.EAGER;
-        for (Member m : new ArrayList<>(group.members().values())) {
-            if (eager && !m.assigned().isEmpty()) {
-                startRevocation(m, new TreeSet<>(m.assigned().keySet()));
-            } else if (!eager) {
-                TreeSet<ShardId> removed = new TreeSet<>(m.assigned().keySet());
-                removed.removeAll(group.target(m.memberId()));
-                if (!removed.isEmpty()) {
-                    startRevocation(m, removed);
+        if (group.config().protocol() == RebalanceProtocol.EAGER) {
+            for (Member m : new ArrayList<>(group.members().values())) {
+                if (!m.assigned().isEmpty()) {
+                    startRevocation(m, new TreeSet<>(m.assigned().keySet()));
                 }
+            }
+            return;
+        }
+        // Cooperative: a member whose target did not change has nothing new to give back.
+        for (String memberId : target.changedMembers()) {
+            Member m = group.member(memberId);
+            TreeSet<ShardId> removed = new TreeSet<>();
+            for (ShardId s : m.assigned().keySet()) {
+                if (!group.target(memberId).contains(s)) {
+                    removed.add(s);
+                }
+            }
+            if (!removed.isEmpty()) {
+                startRevocation(m, removed);
             }
         }
     }

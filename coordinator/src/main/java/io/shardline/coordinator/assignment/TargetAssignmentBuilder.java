@@ -88,17 +88,19 @@ public final class TargetAssignmentBuilder {
         }
         Map<String, SortedSet<ShardId>> next = validate(answer);
         List<CoordinatorRecord> records = new ArrayList<>();
+        TreeSet<String> changedMembers = new TreeSet<>();
         for (Member m : members) {
             SortedSet<ShardId> before = target.getOrDefault(m.memberId(), Collections.emptySortedSet());
             SortedSet<ShardId> after = next.get(m.memberId());
             if (!before.equals(after)) {
                 records.add(Records.newTargetAssignmentRecord(config.groupId(), m.memberId(), after));
+                changedMembers.add(m.memberId());
             }
         }
         boolean changed = !records.isEmpty();
         int epoch = changed ? assignmentEpoch + 1 : assignmentEpoch;
         records.add(Records.newAssignmentEpochRecord(config.groupId(), epoch, groupEpoch));
-        return new TargetResult(next, records, epoch, changed);
+        return new TargetResult(next, records, epoch, changed, changedMembers);
     }
 
     private GroupSpec groupSpec() {

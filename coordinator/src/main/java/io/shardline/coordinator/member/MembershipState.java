@@ -32,7 +32,7 @@ public enum MembershipState {
             case STABLE, RECONCILING -> EnumSet.of(JOINING, STABLE, RECONCILING);
             case FENCED -> EnumSet.of(JOINING, STABLE, RECONCILING);
             case LEAVING -> EnumSet.of(UNJOINED, JOINING, STABLE, RECONCILING, FENCED);
-            case LEFT -> EnumSet.of(LEAVING, UNJOINED, FENCED);
+            case LEFT -> EnumSet.of(LEAVING);
         };
     }
 

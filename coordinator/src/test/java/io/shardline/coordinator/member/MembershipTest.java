@@ -185,6 +185,42 @@ class MembershipTest {
     }
 
     @Test
+    void testJoiningToFencedOnRejoinError() {
+        SentHeartbeat join = member.heartbeat(0);
+        List<MemberAction> actions = member.onResponse(1, join.requestId(), error(ErrorCode.FENCED_MEMBER_EPOCH));
+        assertTrue(actions.get(0) instanceof FenceAll);
+        assertEquals(MembershipState.FENCED, member.state());
+        assertTrue(member.heartbeatDue(1), "rejoins at once");
+    }
+
+    @Test
+    void testReconcilingToFencedWhenGrantedAgainWhileRevoking() {
+        joinWith(0, Map.of(S0, 1, S1, 1));
+        SentHeartbeat hb = member.heartbeat(500);
+        member.onResponse(510, hb.requestId(), ok(5, Map.of(S0, 1)));
+        SentHeartbeat again = member.heartbeat(600);
+        List<MemberAction> actions = member.onResponse(610, again.requestId(), ok(6, Map.of(S0, 1, S1, 2)));
+        assertTrue(actions.get(0) instanceof FenceAll f && f.shards().equals(new TreeSet<>(List.of(S0, S1))));
+        assertEquals(MembershipState.FENCED, member.state());
+    }
+
+    @Test
+    void testLeavingToLeftAtLeaseDeadlineWithoutLeaveRequest() {
+        joinWith(0, Map.of(S0, 1));
+        member.leave(100);
+        assertTrue(member.tick(2000).get(0) instanceof FenceAll);
+        assertEquals(MembershipState.LEFT, member.state());
+        assertEquals(Optional.empty(), member.leaveRequest(2001));
+    }
+
+    @Test
+    void testLeaveBeforeJoiningSendsNothing() {
+        member.leave(0);
+        assertEquals(Optional.empty(), member.leaveRequest(1));
+        assertEquals(MembershipState.LEFT, member.state());
+    }
+
+    @Test
     void testOwnerEpochChangeWhileOwnedFences() {
         joinWith(0, Map.of(S0, 1));
         SentHeartbeat hb = member.heartbeat(500);

@@ -36,6 +36,7 @@ final class SimMember {
     private boolean left;
     private long pausedUntil;
     private final TreeMap<ShardId, Integer> epochs = new TreeMap<>();
+    private SimHost knownLeader;
 
     SimMember(Simulation sim, String memberId, Optional<String> instanceId) {
         this.sim = sim;
@@ -54,6 +55,21 @@ final class SimMember {
                 sim.config().selfFenceMarginMs()));
         int inc = incarnation;
         sim.scheduler().after(sim.random().nextInt(STEP_MS), () -> "start " + memberId, () -> loop(inc));
+    }
+
+    /** The leader this member believes in: it learns of a failover some time after it happened. */
+    private SimHost knownLeader() {
+        if (knownLeader == null) {
+            knownLeader = sim.leader();
+        }
+        return knownLeader;
+    }
+
+    /** This member learns that {@code host} leads now. */
+    void learnLeader(SimHost host) {
+        if (knownLeader == null || host.id() > knownLeader.id()) {
+            knownLeader = host;
+        }
     }
 
     void crash() {
@@ -98,7 +114,7 @@ final class SimMember {
         Optional<LeaveRequest> leave = membership.leaveRequest(sim.now());
         if (membership.state() == MembershipState.LEFT) {
             left = true;
-            SimHost host = sim.leader();
+            SimHost host = knownLeader();
             leave.ifPresent(l -> sim.network().send(() -> "leave " + memberId, () -> host.onLeave(l)));
             return false;
         }
@@ -111,7 +127,7 @@ final class SimMember {
 
     private void send(int inc) {
         SentHeartbeat sent = membership.heartbeat(sim.now());
-        SimHost host = sim.leader();
+        SimHost host = knownLeader();
         sim.network().send(() -> "heartbeat " + memberId + "#" + sent.requestId() + " e" + sent.request().memberEpoch()
                 + " owned " + sent.request().owned() + " revoking " + sent.request().revoking() + " -> host "
                 + host.id(), () -> host.onHeartbeat(this, inc, sent.requestId(), sent.request()));

@@ -149,6 +149,12 @@ final class Simulation {
             addMember(Optional.empty());
         } else if (dice < 82) {
             leader = newHost();
+            SimHost next = leader;
+            for (SimMember m : members.values()) {
+                // Members learn of the new leader up to one session timeout late (Hazelcast membership events).
+                scheduler.after(random.nextInt(session), () -> "learn leader " + m.memberId(),
+                        () -> m.learnLeader(next));
+            }
         } else {
             int next = Math.max(1, shardCount + random.nextInt(6) - 2);
             ChangeReason reason = next < shardCount ? ChangeReason.RESHARD_ROLLBACK : ChangeReason.SHARD_SET_CHANGED;
