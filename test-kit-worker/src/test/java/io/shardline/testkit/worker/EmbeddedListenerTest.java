@@ -32,7 +32,9 @@ class EmbeddedListenerTest {
             listener.awaitHandled(30, TIMEOUT);
             listener.awaitDeadLettered(1, TIMEOUT);
 
-            assertThat(listener.handlerCounter("checked")).isEqualTo(30);
+            assertThat(listener.handled()).isEqualTo(30);
+            // The good records of a failed batch are handed over again, one by one: at least once.
+            assertThat(listener.handlerCounter("checked")).isGreaterThanOrEqualTo(30);
             List<Map<String, String>> letters = listener.deadLetters();
             assertThat(letters).hasSize(1);
             assertThat(letters.get(0)).containsEntry("note", "no amount")

@@ -30,7 +30,11 @@ class TemplateHandlerTest {
             listener.awaitHandled(100, TIMEOUT);
             listener.awaitDeadLettered(1, TIMEOUT);
 
-            assertThat(listener.handlerCounter("records")).isEqualTo(100);
+            // Every record acknowledged exactly once; the handler may have seen good records twice: when a
+            // batch fails, its records are retried one by one (at-least-once, so handlers are idempotent).
+            assertThat(listener.handled()).isEqualTo(100);
+            assertThat(listener.deadLettered()).isEqualTo(1);
+            assertThat(listener.handlerCounter("records")).isGreaterThanOrEqualTo(100);
             assertThat(listener.deadLetters()).singleElement()
                     .satisfies(letter -> assertThat(letter.get("__dlq.error")).contains("has no field 'amount'"));
         }
