@@ -3,7 +3,6 @@ package io.shardline.runtime.worker;
 import com.codahale.metrics.MetricRegistry;
 import io.shardline.api.assignor.Assignor;
 import io.shardline.api.config.Placeholders;
-import io.shardline.coordinator.CoordinatorMetrics;
 import io.shardline.coordinator.assignor.AssignorRegistry;
 import io.shardline.coordinator.group.GroupConfig;
 import io.shardline.coordinator.group.RebalanceProtocol;
@@ -18,9 +17,12 @@ import io.shardline.runtime.listener.ListenerLoader;
 import io.shardline.runtime.listener.StreamSpec;
 import io.shardline.runtime.member.MemberShardsPort;
 import io.shardline.runtime.member.MemberVerticle;
+import io.shardline.runtime.metrics.DropwizardCoordinatorMetrics;
 import io.shardline.runtime.plugin.PluginError;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.rest.ControlPlaneHost;
+import io.shardline.runtime.rest.WorkerClusterView;
 import io.shardline.runtime.shard.MemberShards;
 import io.shardline.runtime.shard.RuntimeShardRedis;
 import io.shardline.runtime.shard.ShardCommands;
@@ -101,17 +103,19 @@ public final class Worker {
             LOG.info("Reconnect jitter seed {}", seed);
             RedisClient redis = await(RedisClient.connect(cluster.vertx(), config.redis(), new SplittableRandom(seed)));
             RuntimeShardRedis shardRedis = new RuntimeShardRedis(redis);
+            MetricRegistry registry = new MetricRegistry();
             CoordinatorVerticle coordinator = new CoordinatorVerticle(new CoordinatorHostSettings(config.clusterName(),
                     config.workerId(), redis, new RedisGroupLog(redis, new MetadataKeys(config.clusterName())),
-                    new RecordCodec(), new ShardCommands(shardRedis), assignors(), CoordinatorMetrics.NOOP,
+                    new RecordCodec(), new ShardCommands(shardRedis), assignors(),
+                    new DropwizardCoordinatorMetrics(registry),
                     clockMs, Math.max(50, config.heartbeatIntervalMs() / 2), config.heartbeatIntervalMs(),
                     config.sessionTimeoutMs()));
             await(cluster.vertx().deployVerticle(coordinator));
             cluster.onViewChange(coordinator::onViewChange);
 
-            MetricRegistry registry = new MetricRegistry();
             List<Listener> listeners = new ArrayList<>();
             List<MemberVerticle> members = new ArrayList<>();
+            Map<String, List<MemberVerticle>> membersByListener = new java.util.TreeMap<>();
             for (ListenerDefinition definition : definitions) {
                 Listener listener = await(Listener.start(cluster.vertx(), shardRedis, definition, config.workerId(),
                         registry, new MemberShards.Events() { }, System::currentTimeMillis));
@@ -122,8 +126,12 @@ public final class Worker {
                             MemberShardsPort.of(shards), cluster::view, clockMs, config.heartbeatIntervalMs(), 50);
                     await(cluster.vertx().deployVerticle(member));
                     members.add(member);
+                    membersByListener.computeIfAbsent(listener.name(), k -> new ArrayList<>()).add(member);
                 }
             }
+            await(ControlPlaneHost.start(cluster.vertx(), config, redis, plugins, registry, listeners,
+                    new WorkerClusterView(config.clusterName(), config.workerId(), cluster::view, definitions,
+                            membersByListener), () -> cluster.view().isLeader()));
             return new Worker(config, cluster, redis, plugins, listeners, members);
         } catch (RuntimeException e) {
             cluster.stop(10_000);
