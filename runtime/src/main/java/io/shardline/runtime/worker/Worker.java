@@ -66,15 +66,17 @@ public final class Worker {
     private final Plugins plugins;
     private final List<Listener> listeners;
     private final List<MemberVerticle> members;
+    private final ControlPlaneHost controlPlane;
 
     private Worker(WorkerConfig config, WorkerCluster cluster, RedisClient redis, Plugins plugins,
-                   List<Listener> listeners, List<MemberVerticle> members) {
+                   List<Listener> listeners, List<MemberVerticle> members, ControlPlaneHost controlPlane) {
         this.config = config;
         this.cluster = cluster;
         this.redis = redis;
         this.plugins = plugins;
         this.listeners = listeners;
         this.members = members;
+        this.controlPlane = controlPlane;
     }
 
     /**
@@ -129,10 +131,10 @@ public final class Worker {
                     membersByListener.computeIfAbsent(listener.name(), k -> new ArrayList<>()).add(member);
                 }
             }
-            await(ControlPlaneHost.start(cluster.vertx(), config, redis, plugins, registry, listeners,
-                    new WorkerClusterView(config.clusterName(), config.workerId(), cluster::view, definitions,
-                            membersByListener), () -> cluster.view().isLeader()));
-            return new Worker(config, cluster, redis, plugins, listeners, members);
+            ControlPlaneHost controlPlane = await(ControlPlaneHost.start(cluster.vertx(), config, redis, plugins,
+                    registry, listeners, new WorkerClusterView(config.clusterName(), config.workerId(), cluster::view,
+                            definitions, membersByListener), () -> cluster.view().isLeader()));
+            return new Worker(config, cluster, redis, plugins, listeners, members, controlPlane);
         } catch (RuntimeException e) {
             cluster.stop(10_000);
             throw e;
@@ -162,6 +164,7 @@ public final class Worker {
     public boolean stop(long timeoutMs) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         LOG.info("Stopping worker {}: {} member(s) leave their groups", config.workerId(), members.size());
+        controlPlane.close();
         boolean clean = awaitQuietly(Future.join(members.stream().map(MemberVerticle::leave).toList()), deadline,
                 "members leaving their groups");
         clean &= awaitQuietly(Future.join(listeners.stream().map(Listener::close).toList()), deadline,
