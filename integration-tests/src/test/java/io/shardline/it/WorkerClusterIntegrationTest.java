@@ -3,6 +3,7 @@ package io.shardline.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.shardline.api.handler.ShardId;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.RedisConfig;
 import io.shardline.runtime.store.MetadataKeys;
@@ -239,7 +240,7 @@ class WorkerClusterIntegrationTest {
         Map<Integer, Owner> out = new TreeMap<>();
         try (RespProbe probe = redis.probe()) {
             for (int i = 0; i < SHARDS; i++) {
-                Object reply = probe.call("HMGET", "{orders:" + i + "}:owner", "owner", "epoch");
+                Object reply = probe.call("HMGET", new ShardId("orders", i).ownerKey("orders"), "owner", "epoch");
                 List<?> fields = (List<?>) reply;
                 if (fields.get(0) != null) {
                     out.put(i, new Owner(String.valueOf(fields.get(0)), Long.parseLong(String.valueOf(fields.get(1)))));

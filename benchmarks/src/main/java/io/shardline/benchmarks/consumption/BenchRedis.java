@@ -98,7 +98,7 @@ final class BenchRedis implements AutoCloseable {
         for (ShardId s : shards) {
             await(commands.ensureGroup(s, group, "0"));
             if (member != null) {
-                await(commands.setOwner(s, member, epoch));
+                await(commands.setOwner(s, group, member, epoch));
             }
         }
     }

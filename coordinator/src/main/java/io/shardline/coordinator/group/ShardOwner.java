@@ -1,8 +1,8 @@
 package io.shardline.coordinator.group;
 
 /**
- * Who holds a shard and the shard's owner epoch (its fencing token): the value the host writes to the shard's
- * owner key {@code {<stream>:<i>}:owner}. The owner epoch of a shard grows by one with every grant and is kept
+ * Who holds a shard and the shard's owner epoch (its fencing token): the value the host writes to the group's
+ * owner key of the shard {@code {<stream>:<i>}:owner:<group>}. The owner epoch of a shard grows by one with every grant and is kept
  * when the shard is released, so it never goes backwards. Immutable.
  *
  * @param memberId the member holding the shard (assigned or revoking), or null when the shard is free

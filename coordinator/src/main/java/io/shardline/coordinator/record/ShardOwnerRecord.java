@@ -5,8 +5,9 @@ import java.util.Objects;
 
 /**
  * Shard {@code shard} is given to {@code memberId} with owner epoch {@code ownerEpoch} (its fencing token).
- * The host persists it and writes {@code {<stream>:<i>}:owner = (memberId, ownerEpoch)} BEFORE the member is
- * told, so the member's fenced reads and acknowledgements pass and its predecessor's fail.
+ * The host persists it and writes {@code {<stream>:<i>}:owner:<groupId> = (memberId, ownerEpoch)} BEFORE the
+ * member is told, so the member's fenced reads and acknowledgements pass and its predecessor's fail. The owner
+ * key is per group: groups reading the same stream have their own owner epochs and never fence each other.
  *
  * @param groupId the group
  * @param shard the shard

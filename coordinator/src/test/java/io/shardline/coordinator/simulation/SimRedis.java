@@ -5,7 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The owner keys {@code {<stream>:<i>}:owner} as Redis would hold them: written by the leader host after it
+ * The owner keys {@code {<stream>:<i>}:owner:<group>} of the simulated group as Redis would hold them: written by the leader host after it
  * persisted a grant, read by the fenced-acknowledgement check of a member that processes a shard.
  */
 final class SimRedis {

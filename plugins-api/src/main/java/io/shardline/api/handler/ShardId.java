@@ -5,8 +5,8 @@ import java.util.Objects;
 /**
  * One shard of a logical stream: the Redis Stream key {@code {<stream>:<index>}}.
  *
- * <p>The curly braces are a Redis Cluster hash tag, so the shard's stream key and its owner key
- * {@code {<stream>:<index>}:owner} live in one hash slot. Immutable.
+ * <p>The curly braces are a Redis Cluster hash tag, so the shard's stream key and the owner keys of the
+ * consumer groups reading it, {@code {<stream>:<index>}:owner:<group>}, live in one hash slot. Immutable.
  *
  * @param stream the logical stream name, e.g. {@code orders}; not blank, no braces
  * @param index the shard number, {@code 0..shardCount-1}
@@ -29,9 +29,19 @@ public record ShardId(String stream, int index) implements Comparable<ShardId> {
         return "{" + stream + ":" + index + "}";
     }
 
-    /** The Redis key of this shard's owner hash (fields {@code owner}, {@code epoch}): {@code {orders:3}:owner}. */
-    public String ownerKey() {
-        return key() + ":owner";
+    /**
+     * The Redis key of this shard's owner hash for consumer group {@code group} (fields {@code owner},
+     * {@code epoch}): {@code {orders:3}:owner:billing}. Each group has its own coordinator and its own owner
+     * epochs, so each has its own owner key; groups reading the same stream never fence each other.
+     *
+     * @throws IllegalArgumentException when {@code group} is null or empty
+     */
+    public String ownerKey(String group) {
+        if (group == null || group.isEmpty()) {
+            throw new IllegalArgumentException("consumer group of the owner key of " + this + " must be non-empty, was "
+                    + (group == null ? "null" : "''"));
+        }
+        return key() + ":owner:" + group;
     }
 
     /**

@@ -15,7 +15,8 @@ class StreamRecordTest {
     @Test
     void shardKeysCarryAHashTagAndParseBack() {
         assertThat(ORDERS_3.key()).isEqualTo("{orders:3}");
-        assertThat(ORDERS_3.ownerKey()).isEqualTo("{orders:3}:owner");
+        assertThat(ORDERS_3.ownerKey("billing")).isEqualTo("{orders:3}:owner:billing");
+        assertThat(ORDERS_3.ownerKey("audit")).isNotEqualTo(ORDERS_3.ownerKey("billing"));
         assertThat(ShardId.fromKey("{orders:3}")).isEqualTo(ORDERS_3);
         assertThat(ShardId.fromKey("{a:b:12}")).isEqualTo(new ShardId("a:b", 12));
     }
@@ -26,6 +27,8 @@ class StreamRecordTest {
         assertThatThrownBy(() -> new ShardId("orders", -1)).hasMessageContaining("-1");
         assertThatThrownBy(() -> ShardId.fromKey("orders:1")).hasMessageContaining("orders:1");
         assertThatThrownBy(() -> ShardId.fromKey("{orders:x}")).hasMessageContaining("{orders:x}");
+        assertThatThrownBy(() -> ORDERS_3.ownerKey("")).hasMessageContaining("consumer group").hasMessageContaining("orders:3");
+        assertThatThrownBy(() -> ORDERS_3.ownerKey(null)).hasMessageContaining("consumer group");
     }
 
     @Test

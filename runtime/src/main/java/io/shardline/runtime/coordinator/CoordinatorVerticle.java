@@ -283,7 +283,7 @@ public final class CoordinatorVerticle extends VerticleBase {
                     List<Future<Boolean>> owners = new ArrayList<>();
                     for (CoordinatorRecord r : records) {
                         if (r instanceof ShardOwnerRecord owner) {
-                            owners.add(shards.setOwner(owner.shard(), owner.memberId(), owner.ownerEpoch()));
+                            owners.add(shards.setOwner(owner.shard(), owner.groupId(), owner.memberId(), owner.ownerEpoch()));
                         }
                     }
                     return Future.all(owners);

@@ -39,7 +39,7 @@ public final class StandaloneListener {
                     for (int i = 0; i < shards.size(); i++) {
                         MemberShards member = members.get(i % members.size());
                         ShardId shard = shards.get(i);
-                        acquired.add(commands.setOwner(shard, member.memberId(), epoch).compose(v -> member.acquire(shard, epoch)));
+                        acquired.add(commands.setOwner(shard, definition.config().group(), member.memberId(), epoch).compose(v -> member.acquire(shard, epoch)));
                     }
                     return Future.all(acquired).map(v -> new StandaloneListener(listener));
                 });

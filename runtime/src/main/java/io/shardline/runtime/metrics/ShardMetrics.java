@@ -25,7 +25,7 @@ public final class ShardMetrics {
             "Entries of the shard delivered to the group and not yet acknowledged (XINFO GROUPS pending).");
     /** Whether one shard is owned. */
     public static final MetricTemplate OWNED = new MetricTemplate("shardline.shard.<listener>.{<stream>:<shard>}.owned",
-            MetricType.GAUGE, "1 when the shard has an owner (its :owner hash names a member), else 0.");
+            MetricType.GAUGE, "1 when the shard has an owner (the group's owner hash of the shard names a member), else 0.");
     /** Owned shards of a listener. */
     public static final MetricTemplate OWNED_SHARDS = new MetricTemplate("shardline.listener.<listener>.shards.owned",
             MetricType.GAUGE, "Shards of the listener that have an owner.");

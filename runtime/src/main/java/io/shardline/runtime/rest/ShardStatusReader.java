@@ -15,10 +15,10 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Reads the status of shards from Redis: the owner and owner epoch from the shard's {@code :owner} hash
- * (written only by the coordinator side), and the group's lag, pending count and last delivered entry id
- * from {@code XINFO GROUPS}. A shard whose stream or group does not exist yet has no lag and nothing
- * pending. Thread-safe.
+ * Reads the status of shards from Redis: the owner and owner epoch from the group's owner hash of the
+ * shard ({@code {<stream>:<i>}:owner:<group>}, written only by the coordinator side), and the group's lag,
+ * pending count and last delivered entry id from {@code XINFO GROUPS}. A shard whose stream or group does
+ * not exist yet has no lag and nothing pending. Thread-safe.
  */
 public final class ShardStatusReader {
 
@@ -45,7 +45,7 @@ public final class ShardStatusReader {
     }
 
     private Future<ShardStatus> read(String group, ShardId shard, boolean paused) {
-        Future<Map<String, String>> owner = redis.send(Request.cmd(Command.HGETALL).arg(shard.ownerKey()))
+        Future<Map<String, String>> owner = redis.send(Request.cmd(Command.HGETALL).arg(shard.ownerKey(group)))
                 .map(RedisReplies::toStringMap);
         Future<Map<String, Response>> info = redis.send(Request.cmd(Command.XINFO).arg("GROUPS").arg(shard.key()))
                 .map(reply -> findGroup(reply, group))

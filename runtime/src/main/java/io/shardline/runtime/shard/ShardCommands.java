@@ -58,14 +58,14 @@ public final class ShardCommands {
 
     /** Fenced {@code XREADGROUP ... COUNT count STREAMS shard id}; {@code id} is {@code >} or a PEL cursor. */
     public Future<ReadResult> read(ShardId shard, String group, String member, long epoch, int count, String id) {
-        return withLibrary(() -> redis.send(fcall("shard_read", shard).arg(group).arg(member).arg(epoch).arg(count).arg(id))
+        return withLibrary(() -> redis.send(fcall("shard_read", shard, group).arg(group).arg(member).arg(epoch).arg(count).arg(id))
                 .map(r -> parseRead(shard, r)));
     }
 
     /** Fenced acknowledgement of {@code ids} ({@code XACK}, atomic {@code XACK+XDEL}, or {@code XACKDEL}). */
     public Future<Long> ack(ShardId shard, String group, String member, long epoch, AckMode mode, List<String> ids) {
         return withLibrary(() -> {
-            Request req = fcall("shard_ack", shard).arg(group).arg(member).arg(epoch).arg(scriptMode(mode));
+            Request req = fcall("shard_ack", shard, group).arg(group).arg(member).arg(epoch).arg(scriptMode(mode));
             ids.forEach(req::arg);
             return redis.send(req).map(Response::toLong);
         });
@@ -78,7 +78,7 @@ public final class ShardCommands {
     public Future<ReadResult> ackAndRead(ShardId shard, String group, String member, long epoch, AckMode mode,
                                          List<String> ids, int count) {
         return withLibrary(() -> {
-            Request req = fcall("shard_ack_read", shard).arg(group).arg(member).arg(epoch).arg(scriptMode(mode)).arg(count);
+            Request req = fcall("shard_ack_read", shard, group).arg(group).arg(member).arg(epoch).arg(scriptMode(mode)).arg(count);
             ids.forEach(req::arg);
             return redis.send(req).map(r -> parseRead(shard, r));
         });
@@ -86,19 +86,20 @@ public final class ShardCommands {
 
     /** One page of the fenced takeover sweep: moves pending entries of any consumer to {@code member}. */
     public Future<TakeoverPage> takeover(ShardId shard, String group, String member, long epoch, String cursor, int count) {
-        return withLibrary(() -> redis.send(fcall("shard_takeover", shard).arg(group).arg(member).arg(epoch).arg(cursor).arg(count))
+        return withLibrary(() -> redis.send(fcall("shard_takeover", shard, group).arg(group).arg(member).arg(epoch).arg(cursor).arg(count))
                 .map(r -> new TakeoverPage(r.get(0).toString(), r.get(1).toLong())));
     }
 
     /**
-     * Records {@code member} as the owner of {@code shard} under {@code epoch}; called by the coordinator
-     * side when it hands the shard over. Refused (failed future, {@code STALE_EPOCH ...}) unless the epoch
-     * is higher than the recorded one; the same owner and epoch again is a no-op.
+     * Records {@code member} as the owner of {@code shard} for consumer group {@code group} under {@code epoch}
+     * (owner key {@code {<stream>:<i>}:owner:<group>}); called by the coordinator side when it hands the shard
+     * over. Refused (failed future, {@code STALE_EPOCH ...}) unless the epoch is higher than the one recorded
+     * for this group; the same owner and epoch again is a no-op. Other groups' owners are not touched.
      *
      * @return true when written, false when it was already so
      */
-    public Future<Boolean> setOwner(ShardId shard, String member, long epoch) {
-        return withLibrary(() -> redis.send(fcall("shard_set_owner", shard).arg(member).arg(epoch)).map(r -> r.toLong() == 1));
+    public Future<Boolean> setOwner(ShardId shard, String group, String member, long epoch) {
+        return withLibrary(() -> redis.send(fcall("shard_set_owner", shard, group).arg(member).arg(epoch)).map(r -> r.toLong() == 1));
     }
 
     /** Creates the shard stream and the group at {@code startId} ({@code 0} or {@code $}) when missing. */
@@ -130,8 +131,8 @@ public final class ShardCommands {
         return mode == AckMode.ACK ? "KEEP" : redis.supportsXackdel() ? "XACKDEL" : "DEL";
     }
 
-    private static Request fcall(String function, ShardId shard) {
-        return Request.cmd(Command.FCALL).arg(function).arg(2).arg(shard.key()).arg(shard.ownerKey());
+    private static Request fcall(String function, ShardId shard, String group) {
+        return Request.cmd(Command.FCALL).arg(function).arg(2).arg(shard.key()).arg(shard.ownerKey(group));
     }
 
     private static ReadResult parseRead(ShardId shard, Response reply) {

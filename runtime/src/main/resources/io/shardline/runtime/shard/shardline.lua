@@ -1,6 +1,8 @@
 #!lua name=shardline
 -- Shardline's shard library (Redis FUNCTION, Redis 7.0+). Every function takes
--- KEYS[1] = shard stream key {<stream>:<i>}, KEYS[2] = owner key {<stream>:<i>}:owner (same hash slot).
+-- KEYS[1] = shard stream key {<stream>:<i>}, KEYS[2] = owner key {<stream>:<i>}:owner:<group> of the
+-- consumer group concerned (same hash slot). Each group has its own owner key and owner epochs, so groups
+-- reading the same stream never fence each other.
 -- Reads, acks and takeovers are fenced: they run only when the owner hash holds exactly this member
 -- and epoch, so a member that lost the shard can neither pull entries into its PEL nor acknowledge any.
 -- Errors: 'FENCED <key> owner=<o> epoch=<e>' (another owner holds the shard: stop it locally),
@@ -112,7 +114,7 @@ local function shard_set_owner(keys, a)
 end
 
 local function shardline_version()
-  return '2'
+  return '3'
 end
 
 redis.register_function('shard_read', shard_read)

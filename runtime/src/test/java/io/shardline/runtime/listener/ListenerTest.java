@@ -57,7 +57,7 @@ class ListenerTest {
             }
             ShardCommands commands = new ShardCommands(redis);
             ShardId s3 = new ShardId("orders", 3);
-            await(commands.setOwner(s3, "w1-audit-m1", 5));
+            await(commands.setOwner(s3, def.config().group(), "w1-audit-m1", 5));
             await(listener.members().get(1).acquire(s3, 5));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (ConfiguredHandler.HANDLED.stream().noneMatch(s -> s.startsWith("p-w1-audit-m1:")) && System.nanoTime() < deadline) {

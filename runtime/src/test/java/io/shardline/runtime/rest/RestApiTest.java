@@ -186,7 +186,11 @@ class RestApiTest {
         send(Request.cmd(Command.XGROUP).arg("CREATE").arg(s0.key()).arg("orders").arg("0"));
         send(Request.cmd(Command.XREADGROUP).arg("GROUP").arg("orders").arg("m0").arg("COUNT").arg(1)
                 .arg("STREAMS").arg(s0.key()).arg(">"));
-        send(Request.cmd(Command.HSET).arg(s0.ownerKey()).arg("owner").arg("worker-a-orders-m0").arg("epoch").arg(3));
+        send(Request.cmd(Command.HSET).arg(s0.ownerKey("orders")).arg("owner").arg("worker-a-orders-m0").arg("epoch").arg(3));
+        // another group reading the same stream has its own owner key; the status of "orders" must not show it
+        send(Request.cmd(Command.HSET).arg(s0.ownerKey("audit")).arg("owner").arg("worker-b-audit-m0").arg("epoch").arg(9));
+        send(Request.cmd(Command.HSET).arg(new ShardId("orders", 1).ownerKey("audit")).arg("owner").arg("worker-b-audit-m0")
+                .arg("epoch").arg(4));
         rest.cluster.members.put("orders", List.of(new MemberStatus("worker-a-orders-m0", "worker-a",
                 ListenerState.RUNNING, 5, List.of("orders:0"), null)));
 
@@ -354,7 +358,7 @@ class RestApiTest {
         ShardId s1 = new ShardId("orders", 1);
         send(Request.cmd(Command.XADD).arg(s1.key()).arg("*").arg("k").arg("v"));
         send(Request.cmd(Command.XGROUP).arg("CREATE").arg(s1.key()).arg("orders").arg("0"));
-        send(Request.cmd(Command.HSET).arg(s1.ownerKey()).arg("owner").arg("worker-a-orders-m0").arg("epoch").arg(1));
+        send(Request.cmd(Command.HSET).arg(s1.ownerKey("orders")).arg("owner").arg("worker-a-orders-m0").arg("epoch").arg(1));
         new io.shardline.runtime.shard.ConsumptionMetrics(rest.registry, "orders");
         ListenerStatusSampler sampler = new ListenerStatusSampler(rest.vertx, rest.plane, new ShardMetrics(rest.registry),
                 () -> true);

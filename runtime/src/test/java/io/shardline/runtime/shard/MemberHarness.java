@@ -41,7 +41,7 @@ final class MemberHarness implements AutoCloseable {
     void own(List<ShardId> shards, String member, long epoch) {
         for (ShardId s : shards) {
             await(commands.ensureGroup(s, GROUP, "0"));
-            await(commands.setOwner(s, member, epoch));
+            await(commands.setOwner(s, GROUP, member, epoch));
         }
     }
 

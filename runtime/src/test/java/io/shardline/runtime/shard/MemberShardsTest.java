@@ -83,7 +83,7 @@ class MemberShardsTest {
         waitUntil("A acked them", 5_000, () -> h.pending(s) == 30 || h.pending(s) == 10); // the batch of 20..29 is pending
 
         // The coordinator fences A (lease expired) and hands the shard to B under epoch 2.
-        await(h.commands.setOwner(s, "B", 2));
+        await(h.commands.setOwner(s, MemberHarness.GROUP, "B", 2));
         List<String> more = add(h.redis, s, 10);
         RecordingHandler handlerB = new RecordingHandler();
         MemberShards b = h.member("B", handlerB, settings(1, 10));
@@ -254,7 +254,7 @@ class MemberShardsTest {
         await(a.release(s));
         assertThat(h.pending(s)).isEqualTo(3);
 
-        await(h.commands.setOwner(s, "B", 2));
+        await(h.commands.setOwner(s, MemberHarness.GROUP, "B", 2));
         RecordingHandler handlerB = new RecordingHandler();
         MemberShards b = h.member("B", handlerB, settings(1, 10).withModes(AckMode.ACK_DELETE, ConsumerSettings.ReleaseMode.FINISH));
         await(b.acquire(s, 2));

@@ -36,7 +36,7 @@ class RedisRestartTest {
             // The coordinator side writes the owner again (the member keeps waiting on NOOWNER meanwhile).
             waitUntil("Redis answers again", 10_000, () -> {
                 try {
-                    await(h.commands.setOwner(s, "A", 1));
+                    await(h.commands.setOwner(s, MemberHarness.GROUP, "A", 1));
                     return true;
                 } catch (RuntimeException e) {
                     return false;

@@ -46,19 +46,19 @@ class ShardCommandsTest {
         ShardId s = new ShardId("orders", 3);
         await(commands.ensureGroup(s, G, "0"));
         ShardTesting.add(redis, s, 4);
-        assertThat(await(commands.setOwner(s, "A", 1))).isTrue();
-        assertThat(await(commands.setOwner(s, "A", 1))).isFalse();
+        assertThat(await(commands.setOwner(s, G, "A", 1))).isTrue();
+        assertThat(await(commands.setOwner(s, G, "A", 1))).isFalse();
 
         ShardCommands.ReadResult page = await(commands.read(s, G, "A", 1, 10, ">"));
         assertThat(page.records()).extracting(StreamRecord::entryId).hasSize(4);
         assertThat(page.cursor()).isEqualTo(page.records().get(3).entryId());
         assertThat(await(commands.ack(s, G, "A", 1, AckMode.ACK, List.of(page.records().get(0).entryId())))).isEqualTo(1);
 
-        assertThat(await(commands.setOwner(s, "B", 2))).isTrue();
+        assertThat(await(commands.setOwner(s, G, "B", 2))).isTrue();
         assertThatThrownBy(() -> await(commands.ack(s, G, "A", 1, AckMode.ACK, List.of(page.records().get(1).entryId()))))
                 .hasMessageContaining("FENCED {orders:3} owner=B epoch=2");
         assertThatThrownBy(() -> await(commands.read(s, G, "A", 1, 10, ">"))).hasMessageContaining("FENCED");
-        assertThatThrownBy(() -> await(commands.setOwner(s, "A", 1))).hasMessageContaining("STALE_EPOCH");
+        assertThatThrownBy(() -> await(commands.setOwner(s, G, "A", 1))).hasMessageContaining("STALE_EPOCH");
 
         // B sweeps A's three unacknowledged entries, replays them in order with their delivery count, then reads new ones.
         ShardCommands.TakeoverPage sweep = await(commands.takeover(s, G, "B", 2, "0-0", 100));
@@ -75,12 +75,45 @@ class ShardCommandsTest {
     }
 
     @Test
+    void twoGroupsOnTheSameStreamOwnAndAckShardZeroWithTheirOwnEpochsWithoutFencingEachOther() {
+        ShardId s = new ShardId("orders", 0);
+        String billing = "billing";
+        String audit = "audit";
+        await(commands.ensureGroup(s, billing, "0"));
+        await(commands.ensureGroup(s, audit, "0"));
+        List<String> ids = ShardTesting.add(redis, s, 3);
+        assertThat(s.ownerKey(billing)).isEqualTo("{orders:0}:owner:billing");
+
+        // Each group's coordinator grants shard 0 with its own owner epochs: billing is at 5, audit starts at 1.
+        assertThat(await(commands.setOwner(s, billing, "w1-billing-m0", 5))).isTrue();
+        assertThat(await(commands.setOwner(s, audit, "w2-audit-m0", 1))).isTrue(); // lower epoch, other group: no STALE_EPOCH
+        assertThat(await(redis.send(Request.cmd(Command.HGET).arg(s.ownerKey(billing)).arg("epoch"))).toLong()).isEqualTo(5);
+        assertThat(await(redis.send(Request.cmd(Command.HGET).arg(s.ownerKey(audit)).arg("epoch"))).toLong()).isEqualTo(1);
+
+        List<StreamRecord> b = await(commands.read(s, billing, "w1-billing-m0", 5, 10, ">")).records();
+        List<StreamRecord> a = await(commands.read(s, audit, "w2-audit-m0", 1, 10, ">")).records();
+        assertThat(b).extracting(StreamRecord::entryId).containsExactlyElementsOf(ids);
+        assertThat(a).extracting(StreamRecord::entryId).containsExactlyElementsOf(ids);
+        assertThat(await(commands.ack(s, billing, "w1-billing-m0", 5, AckMode.ACK, List.of(ids.get(0))))).isEqualTo(1);
+        assertThat(await(commands.ack(s, audit, "w2-audit-m0", 1, AckMode.ACK, List.of(ids.get(0), ids.get(1))))).isEqualTo(2);
+
+        // A re-grant in one group fences only that group's previous owner.
+        assertThat(await(commands.setOwner(s, audit, "w3-audit-m0", 2))).isTrue();
+        assertThatThrownBy(() -> await(commands.ack(s, audit, "w2-audit-m0", 1, AckMode.ACK, List.of(ids.get(2)))))
+                .hasMessageContaining("FENCED {orders:0} owner=w3-audit-m0 epoch=2");
+        assertThat(await(commands.ack(s, billing, "w1-billing-m0", 5, AckMode.ACK, List.of(ids.get(1), ids.get(2))))).isEqualTo(2);
+        assertThat(await(redis.send(Request.cmd(Command.XPENDING).arg(s.key()).arg(billing))).get(0).toLong()).isZero();
+        assertThat(await(redis.send(Request.cmd(Command.XPENDING).arg(s.key()).arg(audit))).get(0).toLong()).isEqualTo(1);
+        assertThatThrownBy(() -> await(commands.setOwner(s, audit, "w2-audit-m0", 1))).hasMessageContaining("STALE_EPOCH");
+    }
+
+    @Test
     void ackDeleteRemovesEntriesAndDeletedPendingEntriesAreSkippedOnReplay() {
         ShardId s = new ShardId("o", 0);
         await(commands.ensureGroup(s, G, "0"));
         await(commands.ensureGroup(s, G, "0")); // BUSYGROUP is fine
         ShardTesting.add(redis, s, 3);
-        await(commands.setOwner(s, "A", 7));
+        await(commands.setOwner(s, G, "A", 7));
         List<StreamRecord> got = await(commands.read(s, G, "A", 7, 10, ">")).records();
         assertThat(await(commands.ack(s, G, "A", 7, AckMode.ACK_DELETE, List.of(got.get(0).entryId())))).isEqualTo(1);
         assertThat(await(redis.send(Request.cmd(Command.XLEN).arg(s.key()))).toLong()).isEqualTo(2);
@@ -96,7 +129,7 @@ class ShardCommandsTest {
         ShardId s = new ShardId("o", 2);
         await(commands.ensureGroup(s, G, "0"));
         List<String> ids = ShardTesting.add(redis, s, 5);
-        await(commands.setOwner(s, "A", 1));
+        await(commands.setOwner(s, G, "A", 1));
         List<StreamRecord> first = await(commands.read(s, G, "A", 1, 3, ">")).records();
         ShardCommands.ReadResult next = await(commands.ackAndRead(s, G, "A", 1, AckMode.ACK,
                 first.stream().map(StreamRecord::entryId).toList(), 3));
@@ -105,7 +138,7 @@ class ShardCommandsTest {
         ShardCommands.ReadResult empty = await(commands.ackAndRead(s, G, "A", 1, AckMode.ACK_DELETE, List.of(ids.get(3), ids.get(4)), 3));
         assertThat(empty.records()).isEmpty();
         assertThat(empty.cursor()).isEqualTo(ids.get(2)); // top id after ids 3 and 4 were deleted
-        await(commands.setOwner(s, "B", 2));
+        await(commands.setOwner(s, G, "B", 2));
         assertThatThrownBy(() -> await(commands.ackAndRead(s, G, "A", 1, AckMode.ACK, List.of(), 3))).hasMessageContaining("FENCED");
     }
 
@@ -115,7 +148,7 @@ class ShardCommandsTest {
         await(commands.ensureGroup(s, G, "0"));
         assertThatThrownBy(() -> await(commands.read(s, G, "A", 1, 10, ">"))).hasMessageContaining("NOOWNER {o:1}");
         await(redis.send(Request.cmd(Command.FUNCTION).arg("FLUSH")));
-        assertThat(await(commands.setOwner(s, "A", 1))).isTrue();
+        assertThat(await(commands.setOwner(s, G, "A", 1))).isTrue();
         assertThat(await(commands.read(s, G, "A", 1, 10, ">")).cursor()).isEqualTo("0-0");
         assertThat(await(commands.append("dlq", Map.of("a", "b")))).contains("-");
     }

@@ -96,7 +96,7 @@ final class EmbeddedRuntime implements AutoCloseable {
         long max = 0;
         for (StreamSpec stream : definition.config().streams()) {
             for (ShardId shard : stream.shards()) {
-                String ownerKey = shard.ownerKey();
+                String ownerKey = shard.ownerKey(definition.config().group());
                 Response epoch = await(redis.send(Request.cmd(Command.HGET).arg(ownerKey).arg("epoch")), "HGET " + ownerKey);
                 if (epoch != null) {
                     max = Math.max(max, epoch.toLong());

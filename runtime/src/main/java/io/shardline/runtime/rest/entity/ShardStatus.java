@@ -6,8 +6,9 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.Objects;
 
 /**
- * One shard of a listener, read from Redis: its owner (the {@code :owner} hash), lag, pending count and
- * last delivered entry ({@code XINFO GROUPS}). Immutable.
+ * One shard of a listener, read from Redis: its owner (the group's owner hash
+ * {@code {<stream>:<i>}:owner:<group>}), lag, pending count and last delivered entry ({@code XINFO GROUPS}).
+ * Immutable.
  *
  * @param stream the logical stream
  * @param shard the shard index
