@@ -14,14 +14,13 @@ import io.shardline.coordinator.group.Member;
 import io.shardline.coordinator.record.CoordinatorRecord;
 import io.shardline.coordinator.record.Records;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -42,6 +41,7 @@ public final class TargetAssignmentBuilder {
     private Map<String, SortedSet<ShardId>> target = Map.of();
     private int assignmentEpoch;
     private int groupEpoch;
+    private final Map<String, SortedMap<String, ShardSet>> ownedSets = new HashMap<>();
 
     /** A builder for the group {@code config} using {@code assignor}. */
     public TargetAssignmentBuilder(GroupConfig config, Assignor assignor) {
@@ -110,6 +110,7 @@ public final class TargetAssignmentBuilder {
             subscribed.retainAll(config.streams().keySet());
             SortedMap<String, ShardSet> owned = toShardSets(target.getOrDefault(m.memberId(),
                     Collections.emptySortedSet()));
+            ownedSets.put(m.memberId(), owned);
             specs.add(new MemberSubscription(m.memberId(), m.instanceId(), m.rack(), subscribed, owned,
                     assignmentEpoch));
         }
@@ -122,19 +123,22 @@ public final class TargetAssignmentBuilder {
         return new ShardDescriber(streams);
     }
 
+    /**
+     * Validates the answer with one bit per shard (no object per shard) and turns it into {@code ShardId} sets,
+     * reusing the previous set of every member whose shards did not change.
+     */
     private Map<String, SortedSet<ShardId>> validate(GroupAssignment answer) {
         Map<String, Member> byId = new HashMap<>();
         for (Member m : members) {
             byId.put(m.memberId(), m);
         }
+        Map<String, BitSet> given = new HashMap<>();
         Map<String, SortedSet<ShardId>> next = new HashMap<>();
-        Set<ShardId> seen = new HashSet<>();
         for (Map.Entry<String, MemberAssignment> e : answer.members().entrySet()) {
             Member m = byId.get(e.getKey());
             if (m == null) {
                 throw invalid("gave shards to unknown member '" + e.getKey() + "'");
             }
-            TreeSet<ShardId> shards = new TreeSet<>();
             for (Map.Entry<String, ShardSet> byStream : e.getValue().shards().entrySet()) {
                 String stream = byStream.getKey();
                 int count = config.shardCount(stream);
@@ -143,24 +147,40 @@ public final class TargetAssignmentBuilder {
                             + "' which does not read it (or the group does not manage it)");
                 }
                 ShardSet set = byStream.getValue();
+                if (set.max() >= count) {
+                    throw invalid("gave " + new ShardId(stream, set.max()) + " but stream '" + stream + "' has "
+                            + count + " shards");
+                }
+                BitSet bits = given.computeIfAbsent(stream, k -> new BitSet(count));
                 for (int i = 0; i < set.size(); i++) {
                     int index = set.get(i);
-                    ShardId shard = new ShardId(stream, index);
-                    if (index >= count) {
-                        throw invalid("gave " + shard + " but stream '" + stream + "' has " + count + " shards");
+                    if (bits.get(index)) {
+                        throw invalid("gave " + new ShardId(stream, index) + " to more than one member");
                     }
-                    if (!seen.add(shard)) {
-                        throw invalid("gave " + shard + " to more than one member");
-                    }
-                    shards.add(shard);
+                    bits.set(index);
                 }
             }
-            next.put(m.memberId(), Collections.unmodifiableSortedSet(shards));
+            SortedMap<String, ShardSet> previous = ownedSets.get(m.memberId());
+            if (previous != null && previous.equals(e.getValue().shards())) {
+                next.put(m.memberId(), target.getOrDefault(m.memberId(), Collections.emptySortedSet()));
+            } else {
+                next.put(m.memberId(), toShardIds(e.getValue()));
+            }
         }
         for (Member m : members) {
             next.putIfAbsent(m.memberId(), Collections.emptySortedSet());
         }
         return next;
+    }
+
+    private static SortedSet<ShardId> toShardIds(MemberAssignment assignment) {
+        TreeSet<ShardId> shards = new TreeSet<>();
+        assignment.shards().forEach((stream, set) -> {
+            for (int i = 0; i < set.size(); i++) {
+                shards.add(new ShardId(stream, set.get(i)));
+            }
+        });
+        return Collections.unmodifiableSortedSet(shards);
     }
 
     private AssignorException invalid(String what) {
