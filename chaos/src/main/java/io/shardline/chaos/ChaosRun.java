@@ -20,13 +20,14 @@ import java.util.function.LongSupplier;
  */
 public final class ChaosRun {
 
-    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(180);
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(300);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(300);
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(120);
 
     private final ChaosSettings settings;
     private final PrintStream out;
     private final LongSupplier clock;
+    private String aborted;
 
     /** A run with the wall clock (the verifying handlers in the workers use the same clock). */
     public ChaosRun(ChaosSettings settings, PrintStream out) {
@@ -61,7 +62,12 @@ public final class ChaosRun {
                 throw new IllegalStateException("the listener did not read every shard within " + START_TIMEOUT
                         + " (see the worker logs under " + dir.resolve("workers") + ")");
             }
-            injectFaults(new FaultInjector(settings, fleet, redis, clock), faults);
+            try {
+                injectFaults(new FaultInjector(settings, fleet, redis, clock), faults);
+            } catch (IllegalStateException e) {
+                aborted = e.getMessage(); // e.g. a restarted worker did not join: check what happened until then
+                out.println("chaos: fault injection stopped early: " + aborted);
+            }
             producer.close();
             out.println("chaos: producer stopped after " + producer.produced().size() + " records; draining");
             if (!await(DRAIN_TIMEOUT, () -> RedisSnapshot.drained(redis.host(), redis.port(),
@@ -84,6 +90,11 @@ public final class ChaosRun {
         HistoryFiles.write(dir, new History(ChaosSettings.STREAM, producer.produced(), producer.indeterminate(),
                 List.of(), faults, shards, deadLettered, settings.inFlightPerWorker(), settings.sessionTimeoutMs()));
         return checkAndReport(dir, out);
+    }
+
+    /** Why fault injection stopped before the duration was over, if it did (the run was still checked). */
+    public Optional<String> aborted() {
+        return Optional.ofNullable(aborted);
     }
 
     /** Checks a run directory (a fresh run or an old one) and writes {@code report.txt} beside it. */

@@ -16,13 +16,14 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code bin/chaos}: runs the chaos suite (or re-checks an old run) and exits 0 when the run is valid, 1 on
- * any violation, 2 on bad usage or when the run could not be set up.
+ * any violation, 2 on bad usage, when the run could not be set up, or when fault injection stopped early
+ * (e.g. a restarted worker did not join; what happened until then is still checked).
  */
 @Command(name = "chaos",
         mixinStandardHelpOptions = true,
-        description = {"Kills, pauses and restarts Shardline workers and Redis under a steady load, then checks that",
-            "nothing was lost, no shard had two owners, no stale owner's ack was accepted and order held.",
-            "Prints the seed; --seed N replays the same fault schedule."})
+        description = "Kills, pauses and restarts Shardline workers and Redis under a steady load, then checks that "
+                + "nothing was lost, no shard had two owners, no stale owner's ack was accepted and order held. "
+                + "Prints the seed; --seed N replays the same fault schedule.")
 public final class ChaosRunner implements Callable<Integer> {
 
     @Option(names = "--seed", description = "Seed of the fault schedule (default: random, printed).")
@@ -82,10 +83,14 @@ public final class ChaosRunner implements Callable<Integer> {
         Path dir = workDir != null ? workDir : Files.createTempDirectory("shardline-chaos-" + s + "-");
         ChaosSettings settings = new ChaosSettings(s, parseDuration(duration), workers, shards, rate, kinds,
                 sessionTimeoutMs, heartbeatMs, maxConcurrency, batchSize, workMs, home, dir, workerJavaOpts);
-        CheckReport report = new ChaosRun(settings, System.out).run();
+        ChaosRun run = new ChaosRun(settings, System.out);
+        CheckReport report = run.run();
         System.out.println("chaos: replay with: bin/chaos --seed " + s + " --duration " + duration
                 + (faults.isEmpty() ? "" : " --faults " + String.join(",", faults.stream().map(Enum::name).toList())));
-        return report.valid() ? 0 : 1;
+        if (!report.valid()) {
+            return 1;
+        }
+        return run.aborted().isPresent() ? 2 : 0;
     }
 
     /** Parses {@code 90s}, {@code 5m}, {@code 1h}, {@code 1500ms} or plain seconds. */

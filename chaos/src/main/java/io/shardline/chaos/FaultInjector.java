@@ -14,7 +14,7 @@ import java.util.function.LongSupplier;
  */
 final class FaultInjector {
 
-    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(180);
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(300);
     private static final long REDIS_DOWN_MS = 1_000;
 
     private final ChaosSettings settings;
