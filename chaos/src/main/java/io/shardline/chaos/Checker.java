@@ -22,8 +22,9 @@ import java.util.TreeSet;
  *   <li><b>unexpected</b>: handled but never attempted by the producer;</li>
  *   <li><b>acked, never handled</b>: acknowledged in the group (delivered, not pending) without a handling;</li>
  *   <li><b>dead-lettered</b>: the verifying handler never fails, so the dead-letter stream stays empty;</li>
- *   <li><b>duplicates</b> after a graceful restart or with no fault at all, or more duplicates after one
- *       crash/pause than the crashed worker's in-flight capacity;</li>
+ *   <li><b>duplicates</b> after a graceful restart, or more duplicates after one crash/pause than the
+ *       crashed worker's in-flight capacity (duplicates with no injected fault before them are counted and
+ *       noted: at-least-once allows them, e.g. after an ack timed out on an overloaded machine);</li>
  *   <li>the ownership, fencing and order checks of {@link OwnershipCheck};</li>
  * </ul>
  * Failover times and processing gaps come from {@link FailoverAnalysis}. Pure: no I/O, no clock.
@@ -159,8 +160,13 @@ public final class Checker {
                 .count("duplicates.graceful", graceful.size())
                 .count("duplicates.without.fault", steady.size())
                 .violationIf(graceful, "duplicates after graceful restarts")
-                .violationIf(steady, "duplicates with no fault before them")
                 .violationIf(overBound, "duplicates above the in-flight capacity of the failed worker");
+        if (!steady.isEmpty()) {
+            // at-least-once allows them (e.g. an ack that timed out on an overloaded machine); the issue bounds
+            // only graceful restarts and crashes, so they are reported, not judged
+            report.note("duplicates with no injected fault before them: " + steady.size() + " (e.g. "
+                    + ReportBuilder.sample(steady) + ")");
+        }
     }
 
     /** The index of the last fault that started at or before {@code timeMs}, or -1. */

@@ -178,6 +178,20 @@ class CheckerTest {
     }
 
     @Test
+    void notesButToleratesDuplicatesWithoutAFault() {
+        produce(2);
+        handle(1, "w1-chaos-m0", 1, 100, 101);
+        handle(1, "w1-chaos-m0", 1, 200, 201); // e.g. the ack timed out and the batch was retried
+        handle(2, "w1-chaos-m0", 1, 300, 301);
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.violations()).isEmpty();
+        assertThat(report.count("duplicates.without.fault")).isEqualTo(1);
+        assertThat(report.notes()).anyMatch(n -> n.startsWith("duplicates with no injected fault"));
+    }
+
+    @Test
     void detectsAShardThatNeverFailsOverAndDeadLetters() {
         produce(2);
         handle(1, "w1-chaos-m0", 1, 100, 101);
