@@ -18,10 +18,13 @@ import io.shardline.coordinator.protocol.HeartbeatResponse;
 import io.shardline.coordinator.record.ChangeReason;
 import io.shardline.coordinator.record.CoordinatorRecord;
 import io.shardline.coordinator.record.Records;
+import io.shardline.coordinator.record.ShardReleasedRecord;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -41,6 +44,8 @@ final class GroupChanges {
     private final CoordinatorMetrics metrics;
     private final List<CoordinatorRecord> records = new ArrayList<>();
     private final List<AuditEvent> events = new ArrayList<>();
+    private final Set<ShardId> released = new TreeSet<>();
+    private boolean followedUp;
 
     GroupChanges(Group group, long nowMs, Consumer<CoordinatorRecord> replayer, Function<String, Assignor> assignors,
             CoordinatorMetrics metrics) {
@@ -72,6 +77,9 @@ final class GroupChanges {
     }
 
     void emit(CoordinatorRecord record) {
+        if (record instanceof ShardReleasedRecord r) {
+            released.add(r.shard());
+        }
         records.add(record);
         replayer.accept(record);
     }
@@ -124,11 +132,38 @@ final class GroupChanges {
         metrics.memberFenced(group.groupId(), member.memberId());
     }
 
-    /** Recomputes the target if the group epoch moved since it was computed, and starts the revocations. */
+    /**
+     * Recomputes the target if the group epoch moved since it was computed, and starts the revocations.
+     *
+     * <p>An assignor may leave a shard out of every target while it is still owned ({@code cooperative-sticky}
+     * withholds a moving shard: "it is assigned in the next round"). That next round is started here, at most
+     * once per call: when this call released such a shard, or when the new target withheld a shard that is
+     * already free (its claim came from an old target, not from a holder). Without it the shard would wait for
+     * an unrelated membership change.
+     */
     void maybeRecompute() {
+        if (group.targetGroupEpoch() >= group.groupEpoch() && !released.isEmpty() && withheldFreeShard(released)) {
+            followUpRound();
+        }
         if (group.targetGroupEpoch() >= group.groupEpoch()) {
             return;
         }
+        recompute();
+        if (!followedUp && withheldFreeShard(managedShards())) {
+            followUpRound();
+            recompute();
+        }
+    }
+
+    private void followUpRound() {
+        if (followedUp) {
+            return;
+        }
+        followedUp = true;
+        bumpGroupEpoch(ChangeReason.REVOKED, null);
+    }
+
+    private void recompute() {
         TargetResult target;
         try {
             Assignor assignor = assignor();
@@ -229,7 +264,37 @@ final class GroupChanges {
             audit(AuditType.SHARD_GRANTED, id, s, epoch, ChangeReason.TARGET.name());
             metrics.shardGranted(group.groupId(), s, epoch);
         });
+        if (!r.released().isEmpty()) {
+            maybeRecompute();
+        }
         return group.member(id);
+    }
+
+    private List<ShardId> managedShards() {
+        List<ShardId> all = new ArrayList<>();
+        group.config().streams().forEach((stream, count) -> {
+            for (int i = 0; i < count; i++) {
+                all.add(new ShardId(stream, i));
+            }
+        });
+        return all;
+    }
+
+    /** True when one of {@code shards} is free, read by a member, and in no member's target. */
+    private boolean withheldFreeShard(Iterable<ShardId> shards) {
+        HashSet<ShardId> targeted = new HashSet<>();
+        HashSet<String> read = new HashSet<>();
+        for (Member m : group.members().values()) {
+            targeted.addAll(group.target(m.memberId()));
+            read.addAll(m.subscriptions());
+        }
+        for (ShardId s : shards) {
+            if (s.index() < group.config().shardCount(s.stream()) && read.contains(s.stream())
+                    && !targeted.contains(s) && group.owner(s).isFree()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The success answer for {@code member} (cached until the member or the group changes). */

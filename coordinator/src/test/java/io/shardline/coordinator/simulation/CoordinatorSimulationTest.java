@@ -70,6 +70,7 @@ class CoordinatorSimulationTest {
             for (String kind : List.of("crash", "pause", "leave", "join", "failover", "deposed leader writes refused",
                     "self-fenced at lease deadline", "fenced by the coordinator", "messages dropped",
                     "messages duplicated", "shard_set_changed", "reshard_rollback", "eager seeds",
+                    "cooperative-sticky seeds",
                     "static restart under a new member id")) {
                 assertTrue(stats.get(kind) > 0, "no seed exercised '" + kind + "': " + stats);
             }

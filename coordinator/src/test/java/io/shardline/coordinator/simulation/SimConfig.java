@@ -29,6 +29,12 @@ record SimConfig(
         int maxDrainMs,
         long faultEndMs) {
 
+    /**
+     * Every built-in assignor: {@code cooperative-sticky} withholds moving shards until they are released, which
+     * only the liveness check ("every shard owned once membership stops changing") notices when it stalls.
+     */
+    private static final String[] ASSIGNORS = {"range", "round-robin", "sticky", "cooperative-sticky"};
+
     /** Request timeout of a member: two heartbeat intervals. */
     int requestTimeoutMs() {
         return 2 * heartbeatIntervalMs;
@@ -50,7 +56,7 @@ record SimConfig(
                 2 + random.nextInt(4),
                 2 + random.nextInt(14),
                 random.nextInt(4) == 0 ? RebalanceProtocol.EAGER : RebalanceProtocol.COOPERATIVE,
-                random.nextBoolean() ? "range" : "round-robin",
+                ASSIGNORS[random.nextInt(ASSIGNORS.length)],
                 random.nextInt(3) == 0,
                 session,
                 heartbeat,

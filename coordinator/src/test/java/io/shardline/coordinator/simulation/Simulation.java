@@ -85,6 +85,7 @@ final class Simulation {
             stats.add("messages dropped", network.dropped());
             stats.add("messages duplicated", network.duplicated());
             stats.inc(config.protocol().name().toLowerCase() + " seeds");
+            stats.inc(config.assignor() + " seeds");
             return Math.max(0, lastUnstableMs - config.faultEndMs());
         } catch (InvariantViolation | IllegalStateException | IllegalArgumentException e) {
             throw new AssertionError("seed " + seed + " " + config + " failed at t=" + scheduler.now() + ": "
