@@ -40,12 +40,11 @@ import org.junit.jupiter.api.Test;
  * stop moves shards revoke-before-assign and exits 0; the deposed leader's epoch is refused by Redis.
  * Figures are printed as {@code FIGURE name=value} lines (docs/benchmarks.md, "Runtime").
  *
- * <p>Tagged {@code long} (excluded from the default build) because it starts four JVMs one after the other;
- * run it with {@code mvn -B -ntp verify -pl integration-tests -am -Dsurefire.excludedGroups=
- * -Dtest=WorkerClusterIntegrationTest -Dsurefire.failIfNoSpecifiedTests=false}.
+ * <p>Tagged {@code integration} and part of the default build (about 30 s: four JVMs one after the other); it
+ * needs the distribution, which the reactor builds first. Run it alone with {@code mvn -B -ntp verify -pl
+ * integration-tests -am -Dtest=WorkerClusterIntegrationTest -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 @Tag("integration")
-@Tag("long")
 @RedisTest
 class WorkerClusterIntegrationTest {
 
