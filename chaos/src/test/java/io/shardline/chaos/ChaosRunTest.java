@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * faults from a fixed seed; each fails on any violation the checker finds. Needs {@code dist/target/shardline-*}
  * (the chaos module builds after {@code dist}). Each takes 2-4 minutes with worker start-up, drain and check.
  */
-class ChaosRunIT {
+class ChaosRunTest {
 
     private static final String WORKER_JAVA_OPTS = "-Xms64m -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k";
 
