@@ -2,12 +2,9 @@ package io.shardline.runtime.shard;
 
 import io.shardline.api.handler.HandlerContext;
 import io.shardline.api.handler.ShardId;
-import io.shardline.api.handler.StreamRecord;
 import io.shardline.runtime.plugin.HandlerPlugin;
-import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
@@ -47,10 +44,12 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: all state lives on one Vert.x context; public methods may be called from any thread
  * and return futures completed on that context. Handler code runs on the member's worker pool.
  *
- * <p>Size: one state machine on one context (scheduling, the per-shard steps and the terminal
- * transitions share the ready queue, the slot count and the shard map), kept in one file on purpose so
- * its single-threaded invariants can be read in one place; the pure parts live beside it
- * ({@link BatchRun}, {@link ShardPhase}, {@link ConsumerSettings}, {@link WakeUpLoop}, {@link HandlerInvoker}).
+ * <p>Structure: this class is the member's API and scheduler (the shard map, the ready queue, the worker
+ * slot count, idling on the wake-up connection and retry timers). What one step of a shard does, the Redis
+ * retry and fencing rules and the terminal transitions live in {@link ShardSteps}, which runs on the same
+ * context and reports the end of every step back through {@link ShardSteps.Scheduler#finish}; the pure
+ * parts live beside them ({@link BatchRun}, {@link ShardPhase}, {@link ConsumerSettings},
+ * {@link WakeUpLoop}, {@link HandlerInvoker}).
  */
 public final class MemberShards {
 
@@ -63,8 +62,6 @@ public final class MemberShards {
 
     private static final Logger LOG = LoggerFactory.getLogger(MemberShards.class);
 
-    private enum Next { AGAIN, IDLE, WAIT, STOP }
-
     private final Vertx vertx;
     private final Context context;
     private final HandlerContext handlerContext;
@@ -73,11 +70,8 @@ public final class MemberShards {
     private final HandlerPlugin handler;
     private final WorkerExecutor executor;
     private final HandlerInvoker invoker;
-    private final DeadLetterWriter deadLetters;
     private final WakeUpLoop wakeUp;
-    private final Events events;
-    private final ConsumptionMetrics metrics;
-    private final LongSupplier nanoClock;
+    private final ShardSteps steps;
     private final Map<ShardId, OwnedShard> shards = new TreeMap<>();
     private final Map<ShardId, ShardPhase> view = new ConcurrentHashMap<>();
     private final ArrayDeque<OwnedShard> ready = new ArrayDeque<>();
@@ -103,11 +97,10 @@ public final class MemberShards {
         this.executor = vertx.createSharedWorkerExecutor("shardline-handler-" + handlerContext.memberId(),
                 settings.maxConcurrency() * 2, 365, TimeUnit.DAYS);
         this.invoker = new HandlerInvoker(handler, executor, settings.handlerTimeoutMs());
-        this.deadLetters = new DeadLetterWriter(commands, settings.deadLetterStream(), clockMs);
+        DeadLetterWriter deadLetters = new DeadLetterWriter(commands, settings.deadLetterStream(), clockMs);
         this.wakeUp = new WakeUpLoop(redis, context, settings.wakeUpBlockMs(), this::woken);
-        this.events = events;
-        this.metrics = metrics;
-        this.nanoClock = nanoClock;
+        this.steps = new ShardSteps(vertx, context, handlerContext.memberId(), settings, commands, handler, invoker,
+                deadLetters, events, metrics, nanoClock, new StepScheduler());
     }
 
     /** The member id. */
@@ -151,7 +144,7 @@ public final class MemberShards {
             }).andThen(ar -> context.runOnContext(v -> {
                 s.stepping = false;
                 if (s.phase() == ShardPhase.RELEASING) {
-                    maybeFinishRelease(s);
+                    steps.maybeFinishRelease(s);
                 }
                 schedule(s);
             }));
@@ -177,7 +170,7 @@ public final class MemberShards {
             ready.remove(s);
             s.queued = false;
             unidle(s);
-            if (!maybeFinishRelease(s) && settings.releaseMode() == ConsumerSettings.ReleaseMode.FINISH) {
+            if (!steps.maybeFinishRelease(s) && settings.releaseMode() == ConsumerSettings.ReleaseMode.FINISH) {
                 schedule(s); // finish the batch in flight (a no-op while a step or a retry timer is pending)
             }
             return s.released.future();
@@ -189,7 +182,7 @@ public final class MemberShards {
         return onContext(() -> {
             List<Future<Void>> revoked = new ArrayList<>();
             for (OwnedShard s : new ArrayList<>(shards.values())) {
-                revoked.add(fence(s, "member fenced itself"));
+                revoked.add(steps.fence(s, "member fenced itself"));
             }
             return Future.join(revoked).mapEmpty();
         });
@@ -309,15 +302,15 @@ public final class MemberShards {
             }
             busy++;
             s.stepping = true;
-            step(s);
+            steps.step(s);
         }
     }
 
-    private void finish(OwnedShard s, Next next, long delayMs) {
+    private void finish(OwnedShard s, ShardSteps.Next next, long delayMs) {
         busy--;
         s.stepping = false;
         if (s.phase() == ShardPhase.RELEASING) {
-            maybeFinishRelease(s);
+            steps.maybeFinishRelease(s);
         }
         if (s.phase().active()) {
             switch (next) {
@@ -338,9 +331,6 @@ public final class MemberShards {
         pump();
     }
 
-    private void finish(OwnedShard s, Next next) {
-        finish(s, next, 0);
-    }
 
     private void woken(ShardId shard) {
         OwnedShard s = shards.get(shard);
@@ -357,281 +347,6 @@ public final class MemberShards {
         }
     }
 
-    // ---- one step of a shard, on a local worker slot ----
-
-    private void step(OwnedShard s) {
-        if (!s.unacked.isEmpty()) {
-            ack(s);
-        } else if (s.batch != null && s.batch.deadLetterDue()) {
-            deadLetter(s);
-        } else if (s.batch != null) {
-            process(s);
-        } else if (s.phase() == ShardPhase.TAKING_OVER) {
-            takeover(s);
-        } else if (s.phase() == ShardPhase.REPLAYING || s.phase() == ShardPhase.READING) {
-            read(s);
-        } else {
-            finish(s, Next.STOP);
-        }
-    }
-
-    private void takeover(OwnedShard s) {
-        on(commands.takeover(s.shard(), settings.group(), memberId(), s.ownerEpoch(), s.cursor, settings.takeoverPageSize()), ar -> {
-            if (ar.failed()) {
-                redisFailed(s, ar.cause());
-                return;
-            }
-            s.redisFailures = 0;
-            if (s.phase() != ShardPhase.TAKING_OVER) {
-                finish(s, Next.STOP);
-                return;
-            }
-            if (ar.result().done()) {
-                s.cursor = "0";
-                transition(s, ShardPhase.REPLAYING, "takeover sweep complete");
-            } else {
-                s.cursor = ar.result().nextCursor();
-            }
-            finish(s, Next.AGAIN);
-        });
-    }
-
-    private void read(OwnedShard s) {
-        boolean replay = s.phase() == ShardPhase.REPLAYING;
-        on(commands.read(s.shard(), settings.group(), memberId(), s.ownerEpoch(), settings.batchSize(), replay ? s.cursor : ">"), ar -> {
-            if (ar.failed()) {
-                redisFailed(s, ar.cause());
-                return;
-            }
-            s.redisFailures = 0;
-            if (!s.phase().active()) {
-                finish(s, Next.STOP);
-                return;
-            }
-            ShardCommands.ReadResult page = ar.result();
-            if (replay && s.phase() == ShardPhase.REPLAYING) {
-                if (page.records().isEmpty() && page.cursor().isEmpty()) {
-                    transition(s, ShardPhase.READING, "pending entries handled");
-                    finish(s, Next.AGAIN);
-                    return;
-                }
-                s.cursor = page.cursor();
-            } else if (page.records().isEmpty()) {
-                s.wakeId = page.cursor();
-                finish(s, Next.IDLE);
-                return;
-            }
-            if (page.records().isEmpty()) {
-                finish(s, Next.AGAIN);
-                return;
-            }
-            s.batch = new BatchRun(page.records());
-            process(s);
-        });
-    }
-
-    private void process(OwnedShard s) {
-        BatchRun batch = s.batch;
-        batch.markStarted();
-        List<StreamRecord> records = batch.current();
-        long started = nanoClock.getAsLong();
-        on(invoker.invoke(s, records), ar -> {
-            if (!s.phase().active()) {
-                finish(s, Next.STOP); // fenced or abandoned meanwhile: no ack
-                return;
-            }
-            if (ar.succeeded()) {
-                metrics.handled(records.size(), nanoClock.getAsLong() - started);
-                batch.advance();
-                s.unacked = ids(records);
-                if (batch.finished() && s.phase() == ShardPhase.READING && !s.paused && !memberPaused) {
-                    ackAndRead(s);
-                } else {
-                    ack(s);
-                }
-                return;
-            }
-            metrics.failedAttempt();
-            Throwable error = ar.cause();
-            switch (batch.failed(error, settings.maxAttempts())) {
-                case RETRY -> {
-                    long delay = settings.backoffMs(batch.attempt() - 1);
-                    LOG.warn("member {} shard {}: handler failed on {} record(s) from {} (attempt {} of {}), retrying in {} ms: {}",
-                            memberId(), s.shard(), records.size(), records.get(0).entryId(), batch.attempt() - 1,
-                            settings.maxAttempts(), delay, error.toString());
-                    finish(s, Next.WAIT, delay);
-                }
-                case SPLIT -> {
-                    LOG.warn("member {} shard {}: batch of {} failed {} time(s); handling its records one by one: {}",
-                            memberId(), s.shard(), records.size(), settings.maxAttempts(), error.toString());
-                    process(s);
-                }
-                case DEAD_LETTER -> {
-                    batch.markDeadLetterDue();
-                    deadLetter(s);
-                }
-            }
-        });
-    }
-
-    private void deadLetter(OwnedShard s) {
-        BatchRun batch = s.batch;
-        StreamRecord record = batch.current().get(0);
-        on(deadLetters.write(record, s, batch.attemptsMade(), batch.lastError()), ar -> {
-            if (ar.failed()) {
-                redisFailed(s, ar.cause());
-                return;
-            }
-            LOG.error("member {} shard {}: record {} failed {} attempt(s); written to dead-letter stream {} as {}: {}",
-                    memberId(), s.shard(), record.entryId(), batch.attemptsMade(), settings.deadLetterStream(), ar.result(),
-                    DeadLetterWriter.describe(batch.lastError()));
-            metrics.deadLettered();
-            batch.advance();
-            s.unacked = List.of(record.entryId());
-            ack(s);
-        });
-    }
-
-    private void ack(OwnedShard s) {
-        List<String> ids = s.unacked;
-        if (!s.phase().active()) {
-            finish(s, Next.STOP);
-            return;
-        }
-        on(commands.ack(s.shard(), settings.group(), memberId(), s.ownerEpoch(), settings.ackMode(), ids), ar -> {
-            if (ar.failed()) {
-                redisFailed(s, ar.cause());
-                return;
-            }
-            s.redisFailures = 0;
-            s.unacked = List.of();
-            if (s.batch != null && s.batch.finished()) {
-                s.batch = null;
-            }
-            finish(s, Next.AGAIN);
-        });
-    }
-
-    /** The hot path: acknowledge the batch just handled and read the next one in one call; the shard then goes to the tail. */
-    private void ackAndRead(OwnedShard s) {
-        List<String> ids = s.unacked;
-        on(commands.ackAndRead(s.shard(), settings.group(), memberId(), s.ownerEpoch(), settings.ackMode(), ids, settings.batchSize()), ar -> {
-            if (ar.failed()) {
-                redisFailed(s, ar.cause());
-                return;
-            }
-            s.redisFailures = 0;
-            s.unacked = List.of();
-            s.batch = null;
-            if (!s.phase().active()) {
-                finish(s, Next.STOP);
-                return;
-            }
-            ShardCommands.ReadResult page = ar.result();
-            if (page.records().isEmpty()) {
-                s.wakeId = page.cursor();
-                finish(s, Next.IDLE);
-            } else {
-                s.batch = new BatchRun(page.records()); // read ahead; handled when the shard's turn comes again
-                finish(s, Next.AGAIN);
-            }
-        });
-    }
-
-    private void redisFailed(OwnedShard s, Throwable error) {
-        if (!s.phase().active()) {
-            finish(s, Next.STOP);
-            return;
-        }
-        metrics.redisError();
-        switch (ShardFailure.of(error)) {
-            case FENCED -> {
-                fence(s, error.getMessage());
-                finish(s, Next.STOP);
-            }
-            case NO_GROUP -> {
-                LOG.warn("member {} shard {}: consumer group {} is missing (Redis lost it?); creating it again at 0",
-                        memberId(), s.shard(), settings.group());
-                on(commands.ensureGroup(s.shard(), settings.group(), "0"), ar -> backoff(s, ar.succeeded() ? null : ar.cause()));
-            }
-            default -> backoff(s, error);
-        }
-    }
-
-    private void backoff(OwnedShard s, Throwable error) {
-        if (error == null) {
-            finish(s, Next.AGAIN);
-            return;
-        }
-        s.redisFailures++;
-        long delay = Math.min(settings.retryBackoffMaxMs(), Math.max(10L, settings.retryBackoffMs()) << Math.min(s.redisFailures - 1, 16));
-        LOG.warn("member {} shard {}: Redis call failed ({} in a row), retrying in {} ms: {}",
-                memberId(), s.shard(), s.redisFailures, delay, error.toString());
-        finish(s, Next.WAIT, delay);
-    }
-
-    // ---- terminal transitions ----
-
-    /** Completes the release when nothing is in flight (or the batch is abandoned); true when it did. */
-    private boolean maybeFinishRelease(OwnedShard s) {
-        boolean drained = (s.batch == null || !s.batch.started()) && s.unacked.isEmpty();
-        boolean abandon = settings.releaseMode() == ConsumerSettings.ReleaseMode.ABANDON;
-        if (abandon || (drained && !s.stepping)) {
-            if (!drained) {
-                LOG.info("member {} shard {}: abandoning the batch in flight; the next owner takes it over", memberId(), s.shard());
-            }
-            cancelTimer(s);
-            s.batch = null; // a batch only read ahead stays pending in Redis for the next owner's takeover
-            transition(s, ShardPhase.RELEASED, drained ? "in-flight batch finished" : "in-flight batch abandoned");
-            remove(s);
-            revoked(s).onComplete(ar -> s.released.complete());
-            return true;
-        }
-        return false;
-    }
-
-    private Future<Void> fence(OwnedShard s, String reason) {
-        if (!s.phase().active()) {
-            return Future.succeededFuture();
-        }
-        transition(s, ShardPhase.FENCED, reason);
-        metrics.fenced();
-        ready.remove(s);
-        unidle(s);
-        cancelTimer(s);
-        remove(s);
-        events.fenced(s.shard(), s.ownerEpoch(), reason);
-        Future<Void> revoked = revoked(s);
-        if (s.released != null) {
-            revoked.onComplete(ar -> s.released.complete());
-        }
-        return revoked;
-    }
-
-    private Future<Void> revoked(OwnedShard s) {
-        return invoker.run(() -> {
-            handler.onRevoked(s);
-            return null;
-        }).recover(e -> {
-            LOG.warn("member {}: {}.onRevoked({}) threw; ignored", memberId(), handler, s.shard(), e);
-            return Future.succeededFuture();
-        });
-    }
-
-    private void remove(OwnedShard s) {
-        if (shards.get(s.shard()) == s) {
-            shards.remove(s.shard());
-            view.remove(s.shard());
-        }
-    }
-
-    private void cancelTimer(OwnedShard s) {
-        if (s.timerId >= 0) {
-            vertx.cancelTimer(s.timerId);
-            s.timerId = -1;
-        }
-    }
-
     private void transition(OwnedShard s, ShardPhase next, String reason) {
         s.transitionTo(next, reason);
         if (shards.get(s.shard()) == s && next.active()) {
@@ -639,23 +354,39 @@ public final class MemberShards {
         }
     }
 
-    // ---- plumbing ----
+    /** What {@link ShardSteps} may do to the scheduler's state; every call comes on the member's context. */
+    private final class StepScheduler implements ShardSteps.Scheduler {
+        @Override
+        public void finish(OwnedShard s, ShardSteps.Next next, long delayMs) {
+            MemberShards.this.finish(s, next, delayMs);
+        }
 
-    private static List<String> ids(List<StreamRecord> records) {
-        List<String> ids = new ArrayList<>(records.size());
-        records.forEach(r -> ids.add(r.entryId()));
-        return ids;
-    }
+        @Override
+        public boolean memberPaused() {
+            return memberPaused;
+        }
 
-    private <T> void on(Future<T> future, Handler<AsyncResult<T>> handler) {
-        future.onComplete(ar -> {
-            if (Vertx.currentContext() == context) {
-                handler.handle(ar);
-            } else {
-                context.runOnContext(v -> handler.handle(ar));
+        @Override
+        public void transition(OwnedShard s, ShardPhase next, String reason) {
+            MemberShards.this.transition(s, next, reason);
+        }
+
+        @Override
+        public void unschedule(OwnedShard s) {
+            ready.remove(s);
+            unidle(s);
+        }
+
+        @Override
+        public void forget(OwnedShard s) {
+            if (shards.get(s.shard()) == s) {
+                shards.remove(s.shard());
+                view.remove(s.shard());
             }
-        });
+        }
     }
+
+    // ---- plumbing ----
 
     private <T> Future<T> onContext(Supplier<Future<T>> action) {
         Promise<T> promise = Promise.promise();

@@ -1,0 +1,380 @@
+package io.shardline.runtime.shard;
+
+import io.shardline.api.handler.StreamRecord;
+import io.shardline.runtime.plugin.HandlerPlugin;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The per-shard step machine of one member: what one step of an owned shard does (the fenced takeover
+ * sweep, the fenced read or replay, the handler call for the batch, dead-lettering, the fenced ack or
+ * ack-and-read), how a failed Redis call is retried with backoff or turns into a fence, and the terminal
+ * transitions (finishing a release, fencing, {@code onRevoked}).
+ *
+ * <p>It owns no scheduling: {@link MemberShards} keeps the ready queue, the worker slots and the shard map,
+ * hands a shard to {@link #step} when a slot is free, and is told through {@link Scheduler#finish} what
+ * the shard does next. Every step ends in exactly one {@code finish} call.
+ *
+ * <p>Threading: runs only on the member's Vert.x context (the one {@link MemberShards} was built on);
+ * results of Redis calls and handler calls are brought back onto that context before they touch a shard.
+ * Not thread-safe on its own.
+ */
+final class ShardSteps {
+
+    /** What a shard does after its step. */
+    enum Next { AGAIN, IDLE, WAIT, STOP }
+
+    /** The member's scheduler, as the steps see it. Called on the member's context. */
+    interface Scheduler {
+        /** The step is over: frees the worker slot and queues, parks, delays or drops the shard. */
+        void finish(OwnedShard s, Next next, long delayMs);
+
+        /** True while the whole member is paused. */
+        boolean memberPaused();
+
+        /** Moves the shard to {@code next} and updates the member's phase view. */
+        void transition(OwnedShard s, ShardPhase next, String reason);
+
+        /** Takes the shard out of the ready queue and off the wake-up connection. */
+        void unschedule(OwnedShard s);
+
+        /** Drops the shard from the member's shard map and phase view (if it is still the current one). */
+        void forget(OwnedShard s);
+    }
+
+    /** Same logger name as before the split, so log configuration and output stay unchanged. */
+    private static final Logger LOG = LoggerFactory.getLogger(MemberShards.class);
+
+    private final Vertx vertx;
+    private final Context context;
+    private final String memberId;
+    private final ConsumerSettings settings;
+    private final ShardCommands commands;
+    private final HandlerPlugin handler;
+    private final HandlerInvoker invoker;
+    private final DeadLetterWriter deadLetters;
+    private final MemberShards.Events events;
+    private final ConsumptionMetrics metrics;
+    private final LongSupplier nanoClock;
+    private final Scheduler scheduler;
+
+    ShardSteps(Vertx vertx, Context context, String memberId, ConsumerSettings settings, ShardCommands commands,
+               HandlerPlugin handler, HandlerInvoker invoker, DeadLetterWriter deadLetters,
+               MemberShards.Events events, ConsumptionMetrics metrics, LongSupplier nanoClock, Scheduler scheduler) {
+        this.vertx = vertx;
+        this.context = context;
+        this.memberId = memberId;
+        this.settings = settings;
+        this.commands = commands;
+        this.handler = handler;
+        this.invoker = invoker;
+        this.deadLetters = deadLetters;
+        this.events = events;
+        this.metrics = metrics;
+        this.nanoClock = nanoClock;
+        this.scheduler = scheduler;
+    }
+
+    /** Runs one step for a shard that holds a worker slot; it ends in exactly one {@link Scheduler#finish}. */
+    void step(OwnedShard s) {
+        if (!s.unacked.isEmpty()) {
+            ack(s);
+        } else if (s.batch != null && s.batch.deadLetterDue()) {
+            deadLetter(s);
+        } else if (s.batch != null) {
+            process(s);
+        } else if (s.phase() == ShardPhase.TAKING_OVER) {
+            takeover(s);
+        } else if (s.phase() == ShardPhase.REPLAYING || s.phase() == ShardPhase.READING) {
+            read(s);
+        } else {
+            finish(s, Next.STOP);
+        }
+    }
+
+    private void takeover(OwnedShard s) {
+        on(commands.takeover(s.shard(), settings.group(), memberId, s.ownerEpoch(), s.cursor, settings.takeoverPageSize()), ar -> {
+            if (ar.failed()) {
+                redisFailed(s, ar.cause());
+                return;
+            }
+            s.redisFailures = 0;
+            if (s.phase() != ShardPhase.TAKING_OVER) {
+                finish(s, Next.STOP);
+                return;
+            }
+            if (ar.result().done()) {
+                s.cursor = "0";
+                transition(s, ShardPhase.REPLAYING, "takeover sweep complete");
+            } else {
+                s.cursor = ar.result().nextCursor();
+            }
+            finish(s, Next.AGAIN);
+        });
+    }
+
+    private void read(OwnedShard s) {
+        boolean replay = s.phase() == ShardPhase.REPLAYING;
+        on(commands.read(s.shard(), settings.group(), memberId, s.ownerEpoch(), settings.batchSize(), replay ? s.cursor : ">"), ar -> {
+            if (ar.failed()) {
+                redisFailed(s, ar.cause());
+                return;
+            }
+            s.redisFailures = 0;
+            if (!s.phase().active()) {
+                finish(s, Next.STOP);
+                return;
+            }
+            ShardCommands.ReadResult page = ar.result();
+            if (replay && s.phase() == ShardPhase.REPLAYING) {
+                if (page.records().isEmpty() && page.cursor().isEmpty()) {
+                    transition(s, ShardPhase.READING, "pending entries handled");
+                    finish(s, Next.AGAIN);
+                    return;
+                }
+                s.cursor = page.cursor();
+            } else if (page.records().isEmpty()) {
+                s.wakeId = page.cursor();
+                finish(s, Next.IDLE);
+                return;
+            }
+            if (page.records().isEmpty()) {
+                finish(s, Next.AGAIN);
+                return;
+            }
+            s.batch = new BatchRun(page.records());
+            process(s);
+        });
+    }
+
+    private void process(OwnedShard s) {
+        BatchRun batch = s.batch;
+        batch.markStarted();
+        List<StreamRecord> records = batch.current();
+        long started = nanoClock.getAsLong();
+        on(invoker.invoke(s, records), ar -> {
+            if (!s.phase().active()) {
+                finish(s, Next.STOP); // fenced or abandoned meanwhile: no ack
+                return;
+            }
+            if (ar.succeeded()) {
+                metrics.handled(records.size(), nanoClock.getAsLong() - started);
+                batch.advance();
+                s.unacked = ids(records);
+                if (batch.finished() && s.phase() == ShardPhase.READING && !s.paused && !scheduler.memberPaused()) {
+                    ackAndRead(s);
+                } else {
+                    ack(s);
+                }
+                return;
+            }
+            metrics.failedAttempt();
+            Throwable error = ar.cause();
+            switch (batch.failed(error, settings.maxAttempts())) {
+                case RETRY -> {
+                    long delay = settings.backoffMs(batch.attempt() - 1);
+                    LOG.warn("member {} shard {}: handler failed on {} record(s) from {} (attempt {} of {}), retrying in {} ms: {}",
+                            memberId, s.shard(), records.size(), records.get(0).entryId(), batch.attempt() - 1,
+                            settings.maxAttempts(), delay, error.toString());
+                    finish(s, Next.WAIT, delay);
+                }
+                case SPLIT -> {
+                    LOG.warn("member {} shard {}: batch of {} failed {} time(s); handling its records one by one: {}",
+                            memberId, s.shard(), records.size(), settings.maxAttempts(), error.toString());
+                    process(s);
+                }
+                case DEAD_LETTER -> {
+                    batch.markDeadLetterDue();
+                    deadLetter(s);
+                }
+            }
+        });
+    }
+
+    private void deadLetter(OwnedShard s) {
+        BatchRun batch = s.batch;
+        StreamRecord record = batch.current().get(0);
+        on(deadLetters.write(record, s, batch.attemptsMade(), batch.lastError()), ar -> {
+            if (ar.failed()) {
+                redisFailed(s, ar.cause());
+                return;
+            }
+            LOG.error("member {} shard {}: record {} failed {} attempt(s); written to dead-letter stream {} as {}: {}",
+                    memberId, s.shard(), record.entryId(), batch.attemptsMade(), settings.deadLetterStream(), ar.result(),
+                    DeadLetterWriter.describe(batch.lastError()));
+            metrics.deadLettered();
+            batch.advance();
+            s.unacked = List.of(record.entryId());
+            ack(s);
+        });
+    }
+
+    private void ack(OwnedShard s) {
+        List<String> ids = s.unacked;
+        if (!s.phase().active()) {
+            finish(s, Next.STOP);
+            return;
+        }
+        on(commands.ack(s.shard(), settings.group(), memberId, s.ownerEpoch(), settings.ackMode(), ids), ar -> {
+            if (ar.failed()) {
+                redisFailed(s, ar.cause());
+                return;
+            }
+            s.redisFailures = 0;
+            s.unacked = List.of();
+            if (s.batch != null && s.batch.finished()) {
+                s.batch = null;
+            }
+            finish(s, Next.AGAIN);
+        });
+    }
+
+    /** The hot path: acknowledge the batch just handled and read the next one in one call; the shard then goes to the tail. */
+    private void ackAndRead(OwnedShard s) {
+        List<String> ids = s.unacked;
+        on(commands.ackAndRead(s.shard(), settings.group(), memberId, s.ownerEpoch(), settings.ackMode(), ids, settings.batchSize()), ar -> {
+            if (ar.failed()) {
+                redisFailed(s, ar.cause());
+                return;
+            }
+            s.redisFailures = 0;
+            s.unacked = List.of();
+            s.batch = null;
+            if (!s.phase().active()) {
+                finish(s, Next.STOP);
+                return;
+            }
+            ShardCommands.ReadResult page = ar.result();
+            if (page.records().isEmpty()) {
+                s.wakeId = page.cursor();
+                finish(s, Next.IDLE);
+            } else {
+                s.batch = new BatchRun(page.records()); // read ahead; handled when the shard's turn comes again
+                finish(s, Next.AGAIN);
+            }
+        });
+    }
+
+    private void redisFailed(OwnedShard s, Throwable error) {
+        if (!s.phase().active()) {
+            finish(s, Next.STOP);
+            return;
+        }
+        metrics.redisError();
+        switch (ShardFailure.of(error)) {
+            case FENCED -> {
+                fence(s, error.getMessage());
+                finish(s, Next.STOP);
+            }
+            case NO_GROUP -> {
+                LOG.warn("member {} shard {}: consumer group {} is missing (Redis lost it?); creating it again at 0",
+                        memberId, s.shard(), settings.group());
+                on(commands.ensureGroup(s.shard(), settings.group(), "0"), ar -> backoff(s, ar.succeeded() ? null : ar.cause()));
+            }
+            default -> backoff(s, error);
+        }
+    }
+
+    private void backoff(OwnedShard s, Throwable error) {
+        if (error == null) {
+            finish(s, Next.AGAIN);
+            return;
+        }
+        s.redisFailures++;
+        long delay = Math.min(settings.retryBackoffMaxMs(), Math.max(10L, settings.retryBackoffMs()) << Math.min(s.redisFailures - 1, 16));
+        LOG.warn("member {} shard {}: Redis call failed ({} in a row), retrying in {} ms: {}",
+                memberId, s.shard(), s.redisFailures, delay, error.toString());
+        finish(s, Next.WAIT, delay);
+    }
+
+    // ---- terminal transitions ----
+
+    /** Completes the release when nothing is in flight (or the batch is abandoned); true when it did. */
+    boolean maybeFinishRelease(OwnedShard s) {
+        boolean drained = (s.batch == null || !s.batch.started()) && s.unacked.isEmpty();
+        boolean abandon = settings.releaseMode() == ConsumerSettings.ReleaseMode.ABANDON;
+        if (abandon || (drained && !s.stepping)) {
+            if (!drained) {
+                LOG.info("member {} shard {}: abandoning the batch in flight; the next owner takes it over", memberId, s.shard());
+            }
+            cancelTimer(s);
+            s.batch = null; // a batch only read ahead stays pending in Redis for the next owner's takeover
+            transition(s, ShardPhase.RELEASED, drained ? "in-flight batch finished" : "in-flight batch abandoned");
+            scheduler.forget(s);
+            revoked(s).onComplete(ar -> s.released.complete());
+            return true;
+        }
+        return false;
+    }
+
+    /** Stops the shard at once (FENCED), calls {@code onRevoked}; completes when that returned. */
+    Future<Void> fence(OwnedShard s, String reason) {
+        if (!s.phase().active()) {
+            return Future.succeededFuture();
+        }
+        transition(s, ShardPhase.FENCED, reason);
+        metrics.fenced();
+        scheduler.unschedule(s);
+        cancelTimer(s);
+        scheduler.forget(s);
+        events.fenced(s.shard(), s.ownerEpoch(), reason);
+        Future<Void> revoked = revoked(s);
+        if (s.released != null) {
+            revoked.onComplete(ar -> s.released.complete());
+        }
+        return revoked;
+    }
+
+    private Future<Void> revoked(OwnedShard s) {
+        return invoker.run(() -> {
+            handler.onRevoked(s);
+            return null;
+        }).recover(e -> {
+            LOG.warn("member {}: {}.onRevoked({}) threw; ignored", memberId, handler, s.shard(), e);
+            return Future.succeededFuture();
+        });
+    }
+
+    private void cancelTimer(OwnedShard s) {
+        if (s.timerId >= 0) {
+            vertx.cancelTimer(s.timerId);
+            s.timerId = -1;
+        }
+    }
+
+    private static List<String> ids(List<StreamRecord> records) {
+        List<String> ids = new ArrayList<>(records.size());
+        records.forEach(r -> ids.add(r.entryId()));
+        return ids;
+    }
+
+    private <T> void on(Future<T> future, Handler<AsyncResult<T>> handler) {
+        future.onComplete(ar -> {
+            if (Vertx.currentContext() == context) {
+                handler.handle(ar);
+            } else {
+                context.runOnContext(v -> handler.handle(ar));
+            }
+        });
+    }
+
+    private void finish(OwnedShard s, Next next) {
+        scheduler.finish(s, next, 0);
+    }
+
+    private void finish(OwnedShard s, Next next, long delayMs) {
+        scheduler.finish(s, next, delayMs);
+    }
+
+    private void transition(OwnedShard s, ShardPhase next, String reason) {
+        scheduler.transition(s, next, reason);
+    }
+}
