@@ -1,10 +1,9 @@
 package io.shardline.chaos;
 
+import io.shardline.testkit.net.FreePorts;
+
 import io.shardline.testkit.redis.RespProbe;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +38,7 @@ public final class WorkerFleet {
         Files.writeString(listeners.resolve(ChaosSettings.LISTENER + ".properties"), fleet.listenerProperties());
         List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < settings.workers(); i++) {
-            ports.add(freePort());
+            ports.add(FreePorts.one());
         }
         String members = ports.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
         for (int i = 0; i < settings.workers(); i++) {
@@ -60,7 +59,7 @@ public final class WorkerFleet {
                     "plugin.path=" + pluginDir,
                     "listeners.dir=" + listeners,
                     "rest.bind=127.0.0.1",
-                    "rest.port=" + freePort(),
+                    "rest.port=" + FreePorts.one(),
                     "log.dir=" + dir.resolve("logs"),
                     ""));
             fleet.workers.add(new WorkerProcess(id, settings.distHome(), props, settings.workerJavaOpts()));
@@ -143,11 +142,4 @@ public final class WorkerFleet {
         return unclean;
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free loopback port", e);
-        }
-    }
 }

@@ -1,5 +1,7 @@
 package io.shardline.it;
 
+import io.shardline.testkit.net.FreePorts;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -14,8 +16,6 @@ import io.shardline.testkit.redis.RedisTest;
 import io.shardline.testkit.redis.RespProbe;
 import io.vertx.core.Vertx;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -73,7 +73,7 @@ class WorkerClusterIntegrationTest {
         String cluster = "it-" + UUID.randomUUID().toString().substring(0, 8);
         dir = Files.createDirectories(Path.of("target", "it-work", cluster)).toAbsolutePath();
         System.out.println("Worker output in " + dir);
-        List<Integer> ports = freePorts(8);
+        List<Integer> ports = FreePorts.take(8);
         Path listeners = Files.createDirectories(dir.resolve("listeners"));
         Files.writeString(listeners.resolve("orders.properties"), String.join("\n",
                 "handler=logging-sink", "streams=orders:" + SHARDS, "group=orders", "concurrency=1",
@@ -263,17 +263,4 @@ class WorkerClusterIntegrationTest {
         throw new AssertionError("timed out after " + timeout + " waiting for " + what + "; owners " + last);
     }
 
-    private static List<Integer> freePorts(int n) throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            for (int i = 0; i < n; i++) {
-                sockets.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
-            }
-            return sockets.stream().map(ServerSocket::getLocalPort).toList();
-        } finally {
-            for (ServerSocket s : sockets) {
-                s.close();
-            }
-        }
-    }
 }

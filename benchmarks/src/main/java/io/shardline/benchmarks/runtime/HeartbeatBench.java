@@ -1,5 +1,7 @@
 package io.shardline.benchmarks.runtime;
 
+import io.shardline.testkit.net.FreePorts;
+
 import io.shardline.api.handler.ShardId;
 import io.shardline.coordinator.CoordinatorMetrics;
 import io.shardline.coordinator.assignor.AssignorRegistry;
@@ -22,10 +24,6 @@ import io.shardline.runtime.store.RedisGroupLog;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +56,7 @@ public final class HeartbeatBench {
         int members = args.length > 1 ? Integer.parseInt(args[1]) : 64;
         int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 20;
         String cluster = "bench-" + UUID.randomUUID().toString().substring(0, 8);
-        List<Integer> ports = freePorts(2);
+        List<Integer> ports = FreePorts.take(2);
         List<String> seeds = List.of("127.0.0.1:" + ports.get(0), "127.0.0.1:" + ports.get(1));
         WorkerCluster a = WorkerCluster.start(new ClusterSettings(cluster, "a", "127.0.0.1", ports.get(0), seeds,
                 5_000, 5_000, Map.of()), 60_000);
@@ -168,17 +166,4 @@ public final class HeartbeatBench {
         });
     }
 
-    private static List<Integer> freePorts(int n) throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            for (int i = 0; i < n; i++) {
-                sockets.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
-            }
-            return sockets.stream().map(ServerSocket::getLocalPort).toList();
-        } finally {
-            for (ServerSocket s : sockets) {
-                s.close();
-            }
-        }
-    }
 }

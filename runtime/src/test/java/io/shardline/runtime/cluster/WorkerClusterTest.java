@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.shardline.runtime.testing.Await;
-import io.shardline.runtime.testing.FreePorts;
+import io.shardline.testkit.net.FreePorts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,8 @@
 package io.shardline.testkit.redis;
 
+import io.shardline.testkit.net.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -186,7 +185,7 @@ public final class RedisServer implements AutoCloseable {
     private void startOnFreePort() {
         RuntimeException last = null;
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
-            port = freePort();
+            port = FreePorts.one();
             try {
                 launch();
                 return;
@@ -290,14 +289,6 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free loopback port", e);
-        }
-    }
 
     private void deleteDir() {
         try (Stream<Path> paths = Files.walk(dir)) {

@@ -1,4 +1,4 @@
-package io.shardline.runtime.testing;
+package io.shardline.testkit.net;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,6 +11,11 @@ import java.util.List;
 public final class FreePorts {
 
     private FreePorts() {
+    }
+
+    /** One free port. */
+    public static int one() {
+        return take(1).get(0);
     }
 
     /** {@code n} distinct free ports. */
