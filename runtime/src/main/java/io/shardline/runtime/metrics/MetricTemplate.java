@@ -1,6 +1,6 @@
 package io.shardline.runtime.metrics;
 
-import io.prometheus.metrics.model.snapshots.PrometheusNaming;
+import io.prometheus.client.Collector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -48,7 +48,7 @@ public record MetricTemplate(String template, MetricType type, String help) {
         if (fixed.endsWith(".")) {
             fixed = fixed.substring(0, fixed.length() - 1);
         }
-        return PrometheusNaming.sanitizeMetricName(fixed.replace('.', '_').replace('-', '_'));
+        return Collector.sanitizeMetricName(fixed.replace('.', '_').replace('-', '_'));
     }
 
     /** The Dropwizard name of this metric for the given label values (in {@link #labels()} order). */

@@ -19,7 +19,8 @@ public final class MetricsDocs {
                 .append("Every worker keeps its metrics in one Dropwizard `MetricRegistry` (injected, never a static shared\n")
                 .append("registry). They are published\n\n")
                 .append("* on **JMX**, domain `shardline` (`shardline:name=<dropwizard name>,type=<kind>`), and\n")
-                .append("* on **`GET /metrics`** in the Prometheus text format (0.0.4), or as JSON with `?format=json`.\n\n")
+                .append("* on **`GET /metrics`** in the Prometheus text format (0.0.4), written by the Prometheus Java client's Dropwizard\n"
+                        + "  bridge (`simpleclient_dropwizard`, `DropwizardExports`), or as JSON with `?format=json`.\n\n")
                 .append("On `/metrics` the variable parts of a name (in angle brackets below) become labels and the fixed\n")
                 .append("parts the family name. Meters are counters (`<family>_total`), Dropwizard counters and gauges are\n")
                 .append("gauges, timers are summaries in seconds (`<family>_seconds{quantile=...}` and `_count`),\n")

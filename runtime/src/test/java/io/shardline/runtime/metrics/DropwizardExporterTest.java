@@ -22,10 +22,10 @@ import org.junit.jupiter.api.Test;
 /** The Prometheus text of a registry parses line by line and carries every family with its labels. */
 public class DropwizardExporterTest {
 
-    /** A sample line: name, optional labels, a value (strict: what the 0.0.4 text format allows). */
+    /** A sample line: name, optional labels (a trailing comma is allowed), a value (strict: what the 0.0.4 text format allows). */
     static final Pattern SAMPLE = Pattern.compile(
             "([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\\\\n]|\\\\[\"\\\\n])*\""
-                    + "(?:,[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\\\\n]|\\\\[\"\\\\n])*\")*)?})? "
+                    + "(?:,[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\\\\n]|\\\\[\"\\\\n])*\")*,?)?})? "
                     + "(-?[0-9.]+(?:[eE][-+]?[0-9]+)?|NaN|[+-]Inf)( -?[0-9]+)?");
     static final Pattern META = Pattern.compile("# (HELP|TYPE) ([a-zA-Z_:][a-zA-Z0-9_:]*) .*");
 
@@ -37,11 +37,11 @@ public class DropwizardExporterTest {
         for (MetricTemplate t : MetricCatalog.ALL) {
             assertThat(families).as(t.template()).contains(MetricsDocs.exposed(t));
         }
-        assertThat(text).contains("shardline_listener_records_handled_total{listener=\"orders.v2\"} 7.0");
-        assertThat(text).contains("shardline_shard_lag{listener=\"orders.v2\",shard=\"3\",stream=\"or:ders\"} 42.0");
+        assertThat(text).contains("shardline_listener_records_handled_total{listener=\"orders.v2\",} 7.0");
+        assertThat(text).contains("shardline_shard_lag{listener=\"orders.v2\",stream=\"or:ders\",shard=\"3\",} 42.0");
         assertThat(text).contains("# TYPE shardline_listener_handler_batch_time_seconds summary");
-        assertThat(text).contains("shardline_listener_handler_batch_time_seconds_count{listener=\"orders.v2\"} 1");
-        assertThat(text).contains("shardline_coordinator_group_heartbeat_errors_total{group=\"g1\"} 1.0");
+        assertThat(text).contains("shardline_listener_handler_batch_time_seconds_count{listener=\"orders.v2\",} 1.0");
+        assertThat(text).contains("shardline_coordinator_group_heartbeat_errors_total{group=\"g1\",} 1.0");
         assertThat(text).contains("shardline_coordinator_groups 1.0");
         assertThat(text).contains("shardline_listener_orders_v2_handler_custom_count 3.0");
     }

@@ -370,9 +370,9 @@ class RestApiTest {
         java.util.Set<String> families = DropwizardExporterTest.parse(text.body());
         assertThat(families).contains("shardline_listener_records_handled_total", "shardline_shard_lag",
                 "shardline_listener_shards_owned", "shardline_listener_handler_batch_time_seconds");
-        assertThat(text.body()).contains("shardline_shard_lag{listener=\"orders\",shard=\"1\",stream=\"orders\"} 1.0")
-                .contains("shardline_shard_owned{listener=\"orders\",shard=\"0\",stream=\"orders\"} 0.0")
-                .contains("shardline_listener_shards_owned{listener=\"orders\"} 1.0");
+        assertThat(text.body()).contains("shardline_shard_lag{listener=\"orders\",stream=\"orders\",shard=\"1\",} 1.0")
+                .contains("shardline_shard_owned{listener=\"orders\",stream=\"orders\",shard=\"0\",} 0.0")
+                .contains("shardline_listener_shards_owned{listener=\"orders\",} 1.0");
 
         Reply json = rest.call(HttpMethod.GET, "/metrics?format=json");
         assertEquals(200, json.status(), json::toString);
