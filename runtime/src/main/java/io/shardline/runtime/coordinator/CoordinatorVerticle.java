@@ -57,6 +57,7 @@ public final class CoordinatorVerticle extends VerticleBase {
 
     private static final Logger LOG = LoggerFactory.getLogger(CoordinatorVerticle.class);
     private static final int MAX_RECORDS_BEFORE_COMPACTION = 2_000;
+    private static final int AUDIT_EVENTS_PER_GROUP = 1_000;
 
     private final String clusterName;
     private final String workerId;
@@ -80,6 +81,7 @@ public final class CoordinatorVerticle extends VerticleBase {
     private int logRecords;
     private int term;
     private Future<?> queue = Future.succeededFuture();
+    private final AuditTrail audit = new AuditTrail(AUDIT_EVENTS_PER_GROUP);
     private MessageConsumer<JsonObject> consumer;
     private long timer = -1;
 
@@ -204,6 +206,7 @@ public final class CoordinatorVerticle extends VerticleBase {
                     HeartbeatRequest request = CoordinatorWire.heartbeatRequest(body);
                     CoordinatorResult<HeartbeatResponse> result = coordinator.heartbeat(now, request);
                     return commit(result.records()).map(v -> {
+                        audit.addAll(result.events());
                         message.reply(CoordinatorWire.toJson(result.response()));
                         return (Void) null;
                     }).recover(e -> replyNotCoordinator(message, op, body));
@@ -211,6 +214,7 @@ public final class CoordinatorVerticle extends VerticleBase {
                 case CoordinatorWire.LEAVE -> {
                     CoordinatorResult<LeaveResponse> result = coordinator.leave(now, CoordinatorWire.leaveRequest(body));
                     return commit(result.records()).map(v -> {
+                        audit.addAll(result.events());
                         message.reply(CoordinatorWire.toJson(result.response()));
                         return (Void) null;
                     }).recover(e -> replyNotCoordinator(message, op, body));
@@ -219,10 +223,12 @@ public final class CoordinatorVerticle extends VerticleBase {
                     CoordinatorResult<Void> result = coordinator.configureGroup(now, CoordinatorWire.groupConfig(body),
                             ChangeReason.CONFIG_CHANGED);
                     return commit(result.records()).map(v -> {
+                        audit.addAll(result.events());
                         message.reply(new JsonObject().put("error", ErrorCode.NONE.code()));
                         return (Void) null;
                     }).recover(e -> replyNotCoordinator(message, op, body));
                 }
+                case ReadModelWire.DESCRIBE, ReadModelWire.AUDIT -> message.reply(readModel(op, body));
                 default -> message.fail(ErrorCode.INVALID_REQUEST.code(), "unknown operation '" + op + "'");
             }
         } catch (RuntimeException e) {
@@ -246,7 +252,7 @@ public final class CoordinatorVerticle extends VerticleBase {
             }
             CoordinatorResult<Void> result = coordinator.tick(clockMs.getAsLong());
             // Also with no records: the guarded (empty) append re-confirms the leader epoch every tick.
-            return write(result.records()).otherwiseEmpty();
+            return write(result.records()).onSuccess(v -> audit.addAll(result.events())).otherwiseEmpty();
         }).otherwiseEmpty().mapEmpty();
     }
 
@@ -321,8 +327,26 @@ public final class CoordinatorVerticle extends VerticleBase {
 
     private void discard(Role next, String why) {
         coordinator = null;
+        audit.clear();
         term++;
         transitionTo(next, why);
+    }
+
+    /** Answers a read of the read model ({@link ReadModelWire}); nothing is written, so no guard is needed. */
+    private JsonObject readModel(String op, JsonObject body) {
+        String groupId = body.getString("groupId", "");
+        var described = coordinator.describe(groupId);
+        if (described.isEmpty()) {
+            return new JsonObject().put("error", ErrorCode.GROUP_NOT_FOUND.code())
+                    .put("errorMessage", "group '" + groupId + "' is not configured");
+        }
+        if (ReadModelWire.AUDIT.equals(op)) {
+            return new JsonObject().put("error", ErrorCode.NONE.code())
+                    .put("events", ReadModelWire.toJson(audit.recent(groupId, body.getInteger("limit", 100))));
+        }
+        List<String> workers = view == null ? List.of() : view.members().stream().map(m -> m.workerId()).toList();
+        return new JsonObject().put("error", ErrorCode.NONE.code()).put("group",
+                ReadModelWire.toJson(described.get(), member -> ReadModelWire.workerOf(member, workers)));
     }
 
     private Future<Void> replyNotCoordinator(Message<JsonObject> message, String op, JsonObject body) {

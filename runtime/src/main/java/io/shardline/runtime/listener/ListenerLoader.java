@@ -77,7 +77,31 @@ public final class ListenerLoader {
                     "the listener name (file name '" + name + "') must be 1-128 letters, digits, '.', '_' or '-'"));
             return Optional.empty();
         }
-        RawConfig raw = RawConfig.load(file);
+        return load(name, RawConfig.load(file), file, plugins, placeholders, errors);
+    }
+
+    /**
+     * Validates a listener stored in Redis (created over REST): the same checks as a file, placeholders
+     * resolved now, on this worker. Its {@link ListenerDefinition#file()} is {@link #storedSource(String)}.
+     */
+    public static Optional<ListenerDefinition> fromStored(String name, java.util.Map<String, String> config,
+                                                          Plugins plugins, Placeholders placeholders,
+                                                          List<ConfigError> errors) {
+        if (!NAME.matcher(name).matches()) {
+            errors.add(new ConfigError(null, null, name, 0,
+                    "the listener name '" + name + "' must be 1-128 letters, digits, '.', '_' or '-'"));
+            return Optional.empty();
+        }
+        return load(name, RawConfig.of(config), storedSource(name), plugins, placeholders, errors);
+    }
+
+    /** The pseudo path naming a stored listener's origin ({@code rest/<name>}) in definitions and errors. */
+    public static Path storedSource(String name) {
+        return Path.of("rest", name);
+    }
+
+    private static Optional<ListenerDefinition> load(String name, RawConfig raw, Path file, Plugins plugins,
+                                                     Placeholders placeholders, List<ConfigError> errors) {
         int before = errors.size();
         errors.addAll(ListenerConfig.DEFINITION.validate(raw, placeholders));
         Optional<PluginDesc> handler = findHandler(raw, plugins, errors);

@@ -2,7 +2,6 @@ package io.shardline.runtime.rest;
 
 import io.shardline.runtime.rest.entity.AuditEntry;
 import io.shardline.runtime.rest.entity.GroupView;
-import io.shardline.runtime.rest.entity.MemberStatus;
 import io.shardline.runtime.rest.entity.WorkerInfo;
 import io.vertx.core.Future;
 import java.util.List;
@@ -40,8 +39,11 @@ public interface ClusterView {
      */
     Map<String, Map<String, String>> fileListeners();
 
-    /** The members of {@code listener} on every worker, sorted by id; empty when none runs. */
-    Future<List<MemberStatus>> members(String listener);
+    /**
+     * The members of {@code listener} on every live worker (empty when none runs), with the workers that did
+     * not answer in time.
+     */
+    Future<MemberReport> members(String listener);
 
     /** The coordinator's read model of {@code group}; empty when the coordinator does not know it. */
     Future<Optional<GroupView>> group(String group);
@@ -50,11 +52,19 @@ public interface ClusterView {
     Future<List<AuditEntry>> audit(String group, int limit);
 
     /**
-     * Restarts members of {@code listener} (KIP-745): with {@code includeMembers} false only the listener
-     * instance on each worker (its handler is stopped and started again, the members keep their shards),
-     * else also its members ({@code onlyFailed}: only the FAILED ones).
+     * Restarts {@code listener} on every live worker (KIP-745, forwarded to each worker): its instance there
+     * stops (members leave the group, handlers stop) and starts again from its stored definition; with
+     * {@code onlyFailed} only on the workers where it FAILED. {@code includeMembers} only widens what the
+     * answer reports: a listener's members on a worker start and stop with its instance there.
      *
      * @return the ids of the members that are restarting
      */
     Future<List<String>> restart(String listener, boolean includeMembers, boolean onlyFailed);
+
+    /**
+     * Tells every worker that the stored listener definitions or target states changed, so that they apply
+     * them now instead of at their next poll (at most one heartbeat interval later). Best effort.
+     */
+    default void refresh() {
+    }
 }

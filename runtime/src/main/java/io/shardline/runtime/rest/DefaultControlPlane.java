@@ -157,6 +157,7 @@ public final class DefaultControlPlane implements ControlPlane {
                         : Future.failedFuture(ControlPlaneException.conflict("listener '" + name + "' already exists")))
                 .compose(v -> initialState == TargetState.STARTED ? Future.<Void>succeededFuture()
                         : states.setTargetState(name, initialState))
+                .onSuccess(v -> cluster.refresh())
                 .compose(v -> listener(name));
     }
 
@@ -165,6 +166,7 @@ public final class DefaultControlPlane implements ControlPlane {
         return checkWritable(name)
                 .compose(v -> checkValid(name, config))
                 .compose(v -> configs.put(name, config))
+                .onSuccess(v -> cluster.refresh())
                 .compose(created -> listener(name).map(info -> new Upserted<>(info, created)));
     }
 
@@ -173,7 +175,8 @@ public final class DefaultControlPlane implements ControlPlane {
         return checkWritable(name)
                 .compose(v -> configs.delete(name))
                 .compose(existed -> existed ? states.forget(name)
-                        : Future.failedFuture(notFound(name)));
+                        : Future.failedFuture(notFound(name)))
+                .onSuccess(v -> cluster.refresh());
     }
 
     @Override
@@ -182,7 +185,7 @@ public final class DefaultControlPlane implements ControlPlane {
             ListenerShape shape = ListenerShape.of(name, found.config());
             return states.snapshot().compose(snapshot -> {
                 TargetState target = snapshot.targetState(name);
-                Future<List<MemberStatus>> members = cluster.members(name);
+                Future<MemberReport> members = cluster.members(name);
                 Future<List<ShardStatus>> shardStatuses = shards.read(shape.group(), shape.shards(),
                         snapshot.pausedShards(name));
                 return Future.all(members, shardStatuses).map(done ->
@@ -193,7 +196,7 @@ public final class DefaultControlPlane implements ControlPlane {
 
     @Override
     public Future<Void> setTargetState(String name, TargetState state) {
-        return located(name).compose(found -> states.setTargetState(name, state));
+        return located(name).compose(found -> states.setTargetState(name, state)).onSuccess(v -> cluster.refresh());
     }
 
     @Override
@@ -214,7 +217,7 @@ public final class DefaultControlPlane implements ControlPlane {
                         + shard.stream() + "')" : " (stream '" + shard.stream() + "' has " + count + " shards)")));
             }
             return states.setShardPaused(name, shard, paused);
-        });
+        }).onSuccess(v -> cluster.refresh());
     }
 
     @Override
@@ -295,9 +298,9 @@ public final class DefaultControlPlane implements ControlPlane {
         return ControlPlaneException.notFound("unknown listener '" + name + "'");
     }
 
-    private static ListenerStatus status(String name, String group, TargetState target, List<MemberStatus> members,
+    private static ListenerStatus status(String name, String group, TargetState target, MemberReport report,
                                          List<ShardStatus> shards) {
-        List<MemberStatus> sorted = members.stream().sorted(Comparator.comparing(MemberStatus::id)).toList();
+        List<MemberStatus> sorted = report.members().stream().sorted(Comparator.comparing(MemberStatus::id)).toList();
         MemberStatus failed = sorted.stream().filter(m -> m.state() == ListenerState.FAILED).findFirst().orElse(null);
         ListenerState state;
         if (target == TargetState.STOPPED) {
@@ -313,7 +316,7 @@ public final class DefaultControlPlane implements ControlPlane {
             state = ListenerState.UNASSIGNED;
         }
         String trace = state == ListenerState.FAILED ? failed.id() + ": " + failed.trace() : null;
-        return new ListenerStatus(name, state, target, group, trace, sorted, shards);
+        return new ListenerStatus(name, state, target, group, trace, sorted, shards, report.unanswered());
     }
 
     private static ListenerStatus restarting(ListenerStatus status, Set<String> restarting) {
@@ -322,6 +325,7 @@ public final class DefaultControlPlane implements ControlPlane {
                         m.epoch(), m.shards(), null) : m)
                 .toList();
         return new ListenerStatus(status.name(), restarting.isEmpty() ? status.state() : ListenerState.RESTARTING,
-                status.targetState(), status.group(), status.trace(), members, status.shards());
+                status.targetState(), status.group(), status.trace(), members, status.shards(),
+                status.unansweredWorkers());
     }
 }

@@ -1,52 +1,55 @@
 package io.shardline.runtime.rest;
 
-import io.shardline.api.handler.ShardId;
+import io.shardline.coordinator.protocol.ErrorCode;
 import io.shardline.runtime.cluster.ClusterMember;
 import io.shardline.runtime.cluster.LeaderView;
+import io.shardline.runtime.coordinator.CoordinatorWire;
+import io.shardline.runtime.coordinator.ReadModelWire;
 import io.shardline.runtime.listener.ListenerDefinition;
-import io.shardline.runtime.member.MemberVerticle;
 import io.shardline.runtime.rest.entity.AuditEntry;
 import io.shardline.runtime.rest.entity.GroupView;
-import io.shardline.runtime.rest.entity.ListenerState;
-import io.shardline.runtime.rest.entity.MemberStatus;
 import io.shardline.runtime.rest.entity.WorkerInfo;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
- * The {@link ClusterView} of a running {@link io.shardline.runtime.worker.Worker}: live workers and the
- * leader from the Hazelcast view, listeners from this worker's {@code listeners.dir}, and the members this
- * worker hosts (their owned shards and owner epochs).
- *
- * <p>Limits of this version: members hosted by other workers are not listed (each worker shows its own;
- * the shard owners in a status come from Redis and cover the whole cluster); the coordinator's read model
- * and audit log are not exposed by the coordinator host yet, so {@code /groups/*} answers 404; restarts
- * answer 501. Thread-safe.
+ * The {@link ClusterView} of a running {@link io.shardline.runtime.worker.Worker}, cluster-wide as Kafka
+ * Connect's REST layer is: live workers and the leader come from the Hazelcast view; members, listeners and
+ * restarts are asked of every live worker over the clustered event bus ({@link ControlWire}, each request
+ * with a timeout; a worker that does not answer in time is reported, not fatal); the coordinator's read model
+ * and audit log are asked of the leader's coordinator endpoint ({@link ReadModelWire}), so every worker
+ * answers {@code /groups/*}. Thread-safe; never blocks.
  */
 public final class WorkerClusterView implements ClusterView {
 
+    private final Vertx vertx;
     private final String clusterName;
     private final String workerId;
     private final Supplier<LeaderView> view;
     private final Map<String, Map<String, String>> fileListeners;
-    private final Map<String, List<MemberVerticle>> members;
+    private final long requestTimeoutMs;
 
     /**
      * A view.
      *
      * @param view the current Hazelcast view
      * @param definitions the listeners loaded from files
-     * @param members the members this worker hosts, by listener name
+     * @param requestTimeoutMs how long to wait for another worker's answer
      */
-    public WorkerClusterView(String clusterName, String workerId, Supplier<LeaderView> view,
-                             List<ListenerDefinition> definitions, Map<String, List<MemberVerticle>> members) {
+    public WorkerClusterView(Vertx vertx, String clusterName, String workerId, Supplier<LeaderView> view,
+                             List<ListenerDefinition> definitions, long requestTimeoutMs) {
+        this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.clusterName = Objects.requireNonNull(clusterName, "clusterName");
         this.workerId = Objects.requireNonNull(workerId, "workerId");
         this.view = Objects.requireNonNull(view, "view");
@@ -54,12 +57,10 @@ public final class WorkerClusterView implements ClusterView {
         for (ListenerDefinition d : definitions) {
             Map<String, String> raw = new TreeMap<>();
             d.config().values().raw().values().forEach((k, v) -> raw.put(k, v.text()));
-            files.put(d.name(), java.util.Collections.unmodifiableMap(raw));
+            files.put(d.name(), Collections.unmodifiableMap(raw));
         }
-        this.fileListeners = java.util.Collections.unmodifiableMap(files);
-        Map<String, List<MemberVerticle>> copy = new TreeMap<>();
-        members.forEach((k, v) -> copy.put(k, List.copyOf(v)));
-        this.members = java.util.Collections.unmodifiableMap(copy);
+        this.fileListeners = Collections.unmodifiableMap(files);
+        this.requestTimeoutMs = requestTimeoutMs;
     }
 
     @Override
@@ -85,15 +86,21 @@ public final class WorkerClusterView implements ClusterView {
     @Override
     public Future<List<WorkerInfo>> workers() {
         LeaderView current = view.get();
-        List<String> localMembers = members.values().stream().flatMap(List::stream).map(MemberVerticle::memberId)
-                .sorted().toList();
-        List<WorkerInfo> out = new ArrayList<>();
+        List<Future<WorkerInfo>> answers = new ArrayList<>();
         for (ClusterMember m : current.members()) {
-            boolean local = m.nodeId().equals(current.local().nodeId());
-            out.add(new WorkerInfo(m.workerId(), m.nodeId().equals(current.leader().nodeId()),
-                    local ? List.copyOf(members.keySet()) : List.of(), local ? localMembers : List.of()));
+            boolean leader = m.nodeId().equals(current.leader().nodeId());
+            answers.add(ask(m.workerId(), ControlWire.membersRequest(null))
+                    .map(reply -> new WorkerInfo(m.workerId(), leader, ControlWire.strings(reply, "listeners"),
+                            ControlWire.members(reply).stream().map(s -> s.id()).sorted().toList()))
+                    .otherwise(e -> new WorkerInfo(m.workerId(), leader, List.of(), List.of(), e.getMessage())));
         }
-        return Future.succeededFuture(out);
+        return Future.join(answers).map(done -> {
+            List<WorkerInfo> out = new ArrayList<>();
+            for (int i = 0; i < answers.size(); i++) {
+                out.add(done.resultAt(i));
+            }
+            return out;
+        });
     }
 
     @Override
@@ -102,34 +109,100 @@ public final class WorkerClusterView implements ClusterView {
     }
 
     @Override
-    public Future<List<MemberStatus>> members(String listener) {
-        List<MemberVerticle> hosted = members.getOrDefault(listener, List.of());
-        List<Future<SortedMap<ShardId, Integer>>> owned = hosted.stream().map(MemberVerticle::owned).toList();
-        return Future.all(owned).map(done -> {
-            List<MemberStatus> out = new ArrayList<>();
-            for (int i = 0; i < hosted.size(); i++) {
-                SortedMap<ShardId, Integer> shards = done.resultAt(i);
-                int epoch = shards.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-                out.add(new MemberStatus(hosted.get(i).memberId(), workerId, ListenerState.RUNNING, epoch,
-                        shards.keySet().stream().map(s -> s.stream() + ":" + s.index()).toList(), null));
+    public Future<MemberReport> members(String listener) {
+        List<ClusterMember> live = view.get().members();
+        List<Future<JsonObject>> answers = live.stream()
+                .map(m -> ask(m.workerId(), ControlWire.membersRequest(listener)))
+                .toList();
+        return Future.join(answers).otherwiseEmpty().map(ignored -> {
+            List<io.shardline.runtime.rest.entity.MemberStatus> members = new ArrayList<>();
+            List<String> unanswered = new ArrayList<>();
+            for (int i = 0; i < live.size(); i++) {
+                Future<JsonObject> answer = answers.get(i);
+                if (answer.succeeded()) {
+                    members.addAll(ControlWire.members(answer.result()));
+                } else {
+                    unanswered.add(live.get(i).workerId());
+                }
             }
-            return out;
+            return new MemberReport(members, unanswered);
         });
     }
 
     @Override
     public Future<Optional<GroupView>> group(String group) {
-        return Future.succeededFuture(Optional.empty());
+        return askLeader(ReadModelWire.describeRequest(group))
+                .map(reply -> reply.map(r -> r.getJsonObject("group").mapTo(GroupView.class)));
     }
 
     @Override
     public Future<List<AuditEntry>> audit(String group, int limit) {
-        return Future.succeededFuture(List.of());
+        return askLeader(ReadModelWire.auditRequest(group, limit)).map(reply -> {
+            List<AuditEntry> out = new ArrayList<>();
+            reply.ifPresent(r -> r.getJsonArray("events", new JsonArray())
+                    .forEach(o -> out.add(((JsonObject) o).mapTo(AuditEntry.class))));
+            return out;
+        });
     }
 
     @Override
     public Future<List<String>> restart(String listener, boolean includeMembers, boolean onlyFailed) {
-        return Future.failedFuture(new ControlPlaneException(501, "restart is not available in this version: "
-                + "restart the worker (bin/stop-worker, bin/start-worker)"));
+        List<ClusterMember> live = view.get().members();
+        List<Future<JsonObject>> answers = live.stream()
+                .map(m -> ask(m.workerId(), ControlWire.restartRequest(listener, onlyFailed)))
+                .toList();
+        return Future.join(answers).otherwiseEmpty().compose(ignored -> {
+            List<String> restarting = new ArrayList<>();
+            List<String> failed = new ArrayList<>();
+            for (int i = 0; i < live.size(); i++) {
+                Future<JsonObject> answer = answers.get(i);
+                if (answer.succeeded()) {
+                    restarting.addAll(ControlWire.strings(answer.result(), "restarting"));
+                } else {
+                    failed.add(live.get(i).workerId() + ": " + answer.cause().getMessage());
+                }
+            }
+            if (!failed.isEmpty() && restarting.isEmpty()) {
+                return Future.failedFuture(new ControlPlaneException(500, "restart of listener '" + listener
+                        + "' failed on " + String.join("; ", failed)));
+            }
+            return Future.succeededFuture(restarting.stream().sorted().toList());
+        });
+    }
+
+    @Override
+    public void refresh() {
+        vertx.eventBus().publish(ControlWire.broadcastAddress(clusterName), ControlWire.refresh());
+    }
+
+    private Future<JsonObject> ask(String worker, JsonObject request) {
+        return vertx.eventBus().<JsonObject>request(ControlWire.address(clusterName, worker), request,
+                        new DeliveryOptions().setSendTimeout(requestTimeoutMs))
+                .map(reply -> reply.body())
+                .recover(e -> Future.failedFuture(new IllegalStateException("worker " + worker
+                        + " did not answer within " + requestTimeoutMs + " ms: " + e.getMessage(), e)));
+    }
+
+    /** The leader's answer, empty for an unknown group; 409 while the leader is changing (as Connect). */
+    private Future<Optional<JsonObject>> askLeader(JsonObject request) {
+        String leader = view.get().leader().workerId();
+        return vertx.eventBus().<JsonObject>request(CoordinatorWire.address(clusterName, leader), request,
+                        new DeliveryOptions().setSendTimeout(requestTimeoutMs))
+                .recover(e -> Future.failedFuture(ControlPlaneException.conflict("cannot complete the request: the "
+                        + "leader " + leader + " did not answer within " + requestTimeoutMs + " ms (" + e.getMessage()
+                        + "); a leader change may be under way, try again")))
+                .compose(reply -> {
+                    JsonObject body = reply.body();
+                    int error = body.getInteger("error", ErrorCode.NONE.code());
+                    if (error == ErrorCode.NONE.code()) {
+                        return Future.succeededFuture(Optional.of(body));
+                    }
+                    if (error == ErrorCode.GROUP_NOT_FOUND.code()) {
+                        return Future.succeededFuture(Optional.empty());
+                    }
+                    return Future.failedFuture(ControlPlaneException.conflict("cannot complete the request momentarily: "
+                            + body.getString("errorMessage", "the coordinator is not ready")
+                            + " (a leader change may be under way, try again)"));
+                });
     }
 }

@@ -4,8 +4,6 @@ import com.codahale.metrics.MetricRegistry;
 import io.shardline.api.assignor.Assignor;
 import io.shardline.api.config.Placeholders;
 import io.shardline.coordinator.assignor.AssignorRegistry;
-import io.shardline.coordinator.group.GroupConfig;
-import io.shardline.coordinator.group.RebalanceProtocol;
 import io.shardline.runtime.cluster.ClusterSettings;
 import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.cluster.WorkerCluster;
@@ -14,16 +12,16 @@ import io.shardline.runtime.coordinator.CoordinatorVerticle;
 import io.shardline.runtime.listener.Listener;
 import io.shardline.runtime.listener.ListenerDefinition;
 import io.shardline.runtime.listener.ListenerLoader;
-import io.shardline.runtime.listener.StreamSpec;
-import io.shardline.runtime.member.MemberShardsPort;
 import io.shardline.runtime.member.MemberVerticle;
 import io.shardline.runtime.metrics.DropwizardCoordinatorMetrics;
 import io.shardline.runtime.plugin.PluginError;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.rest.ControlKeys;
 import io.shardline.runtime.rest.ControlPlaneHost;
+import io.shardline.runtime.rest.ListenerConfigStore;
+import io.shardline.runtime.rest.ListenerStateStore;
 import io.shardline.runtime.rest.WorkerClusterView;
-import io.shardline.runtime.shard.MemberShards;
 import io.shardline.runtime.shard.RuntimeShardRedis;
 import io.shardline.runtime.shard.ShardCommands;
 import io.shardline.runtime.store.MetadataKeys;
@@ -31,11 +29,9 @@ import io.shardline.runtime.store.RecordCodec;
 import io.shardline.runtime.store.RedisGroupLog;
 import io.vertx.core.Future;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -59,23 +55,23 @@ public final class Worker {
 
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
     private static final long START_TIMEOUT_MS = 60_000;
+    /** How long a REST request waits for another worker's (or the leader's) answer over the event bus. */
+    private static final long PEER_TIMEOUT_MS = 2_000;
 
     private final WorkerConfig config;
     private final WorkerCluster cluster;
     private final RedisClient redis;
     private final Plugins plugins;
-    private final List<Listener> listeners;
-    private final List<MemberVerticle> members;
+    private final ListenerSupervisor supervisor;
     private final ControlPlaneHost controlPlane;
 
     private Worker(WorkerConfig config, WorkerCluster cluster, RedisClient redis, Plugins plugins,
-                   List<Listener> listeners, List<MemberVerticle> members, ControlPlaneHost controlPlane) {
+                   ListenerSupervisor supervisor, ControlPlaneHost controlPlane) {
         this.config = config;
         this.cluster = cluster;
         this.redis = redis;
         this.plugins = plugins;
-        this.listeners = listeners;
-        this.members = members;
+        this.supervisor = supervisor;
         this.controlPlane = controlPlane;
     }
 
@@ -115,26 +111,17 @@ public final class Worker {
             await(cluster.vertx().deployVerticle(coordinator));
             cluster.onViewChange(coordinator::onViewChange);
 
-            List<Listener> listeners = new ArrayList<>();
-            List<MemberVerticle> members = new ArrayList<>();
-            Map<String, List<MemberVerticle>> membersByListener = new java.util.TreeMap<>();
-            for (ListenerDefinition definition : definitions) {
-                Listener listener = await(Listener.start(cluster.vertx(), shardRedis, definition, config.workerId(),
-                        registry, new MemberShards.Events() { }, System::currentTimeMillis));
-                listeners.add(listener);
-                GroupConfig group = groupConfig(definition, config);
-                for (MemberShards shards : listener.members()) {
-                    MemberVerticle member = new MemberVerticle(config.clusterName(), shards.memberId(), group,
-                            MemberShardsPort.of(shards), cluster::view, clockMs, config.heartbeatIntervalMs(), 50);
-                    await(cluster.vertx().deployVerticle(member));
-                    members.add(member);
-                    membersByListener.computeIfAbsent(listener.name(), k -> new ArrayList<>()).add(member);
-                }
-            }
+            // Listeners from files and from the Redis store, in their stored target states (a paused listener
+            // starts paused, a stopped one does not start), kept in step every heartbeat interval.
+            ControlKeys keys = new ControlKeys(config.clusterName());
+            ListenerSupervisor supervisor = new ListenerSupervisor(cluster.vertx(), config.workerId(),
+                    new ListenerRunner(cluster.vertx(), shardRedis, config, registry, cluster::view, clockMs), plugins,
+                    placeholders, definitions, new ListenerConfigStore(redis, keys), new ListenerStateStore(redis, keys));
+            await(supervisor.start(config.heartbeatIntervalMs()));
             ControlPlaneHost controlPlane = await(ControlPlaneHost.start(cluster.vertx(), config, redis, plugins,
-                    registry, listeners, new WorkerClusterView(config.clusterName(), config.workerId(), cluster::view,
-                            definitions, membersByListener), () -> cluster.view().isLeader()));
-            return new Worker(config, cluster, redis, plugins, listeners, members, controlPlane);
+                    registry, supervisor, new WorkerClusterView(cluster.vertx(), config.clusterName(), config.workerId(),
+                            cluster::view, definitions, PEER_TIMEOUT_MS), () -> cluster.view().isLeader()));
+            return new Worker(config, cluster, redis, plugins, supervisor, controlPlane);
         } catch (RuntimeException e) {
             cluster.stop(10_000);
             throw e;
@@ -146,7 +133,7 @@ public final class Worker {
         LeaderView view = cluster.view();
         return "Shardline worker " + config.workerId() + " joined cluster '" + config.clusterName() + "': "
                 + view.size() + " worker(s), leader " + view.leader().workerId() + ", REST http://"
-                + config.restBind() + ":" + config.restPort() + ", " + members.size() + " member(s) ("
+                + config.restBind() + ":" + config.restPort() + ", " + supervisor.members().size() + " member(s) ("
                 + startedMsAgo + " ms after JVM start)";
     }
 
@@ -163,8 +150,11 @@ public final class Worker {
      */
     public boolean stop(long timeoutMs) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        LOG.info("Stopping worker {}: {} member(s) leave their groups", config.workerId(), members.size());
         controlPlane.close();
+        awaitQuietly(supervisor.close(), deadline, "listener changes in progress");
+        List<MemberVerticle> members = supervisor.members();
+        List<Listener> listeners = supervisor.listeners();
+        LOG.info("Stopping worker {}: {} member(s) leave their groups", config.workerId(), members.size());
         boolean clean = awaitQuietly(Future.join(members.stream().map(MemberVerticle::leave).toList()), deadline,
                 "members leaving their groups");
         clean &= awaitQuietly(Future.join(listeners.stream().map(Listener::close).toList()), deadline,
@@ -174,15 +164,6 @@ public final class Worker {
         plugins.close();
         LOG.info("Worker {} stopped{}", config.workerId(), clean ? "" : " (not everything finished in time)");
         return clean;
-    }
-
-    private static GroupConfig groupConfig(ListenerDefinition definition, WorkerConfig config) {
-        TreeMap<String, Integer> streams = new TreeMap<>();
-        for (StreamSpec s : definition.config().streams()) {
-            streams.put(s.name(), s.shardCount());
-        }
-        return new GroupConfig(definition.config().group(), streams, definition.config().assignor(),
-                RebalanceProtocol.COOPERATIVE, config.sessionTimeoutMs(), config.heartbeatIntervalMs());
     }
 
     private static Function<String, Assignor> assignors() {

@@ -61,8 +61,8 @@ final class FakeClusterView implements ClusterView {
     }
 
     @Override
-    public Future<List<MemberStatus>> members(String listener) {
-        return Future.succeededFuture(members.getOrDefault(listener, List.of()));
+    public Future<MemberReport> members(String listener) {
+        return Future.succeededFuture(MemberReport.complete(members.getOrDefault(listener, List.of())));
     }
 
     @Override

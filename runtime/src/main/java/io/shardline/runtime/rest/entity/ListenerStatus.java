@@ -17,11 +17,19 @@ import java.util.Objects;
  * @param trace a failure summary when FAILED, else {@code null}
  * @param members its members on every worker, sorted by id
  * @param shards every shard of its streams, in stream and index order
+ * @param unansweredWorkers live workers that did not report their members in time (their members are
+ *     missing from {@code members}), sorted; omitted when every worker answered
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ListenerStatus(String name, ListenerState state, TargetState targetState, String group, String trace,
-                             List<MemberStatus> members, List<ShardStatus> shards) {
+                             List<MemberStatus> members, List<ShardStatus> shards, List<String> unansweredWorkers) {
+
+    /** A status to which every worker answered. */
+    public ListenerStatus(String name, ListenerState state, TargetState targetState, String group, String trace,
+                          List<MemberStatus> members, List<ShardStatus> shards) {
+        this(name, state, targetState, group, trace, members, shards, null);
+    }
 
     /** Validates and copies. */
     public ListenerStatus {
@@ -30,5 +38,7 @@ public record ListenerStatus(String name, ListenerState state, TargetState targe
         Objects.requireNonNull(targetState, "targetState");
         members = List.copyOf(members);
         shards = List.copyOf(shards);
+        unansweredWorkers = unansweredWorkers == null || unansweredWorkers.isEmpty() ? null
+                : List.copyOf(unansweredWorkers);
     }
 }

@@ -1,5 +1,6 @@
 package io.shardline.runtime.rest.entity;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.List;
@@ -12,9 +13,16 @@ import java.util.Objects;
  * @param leader whether it is the current leader (hosts the coordinator)
  * @param listeners the listeners it runs, sorted
  * @param members the member ids it hosts, sorted
+ * @param error why its listeners and members are missing (it did not answer in time), else {@code null}
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record WorkerInfo(String id, boolean leader, List<String> listeners, List<String> members) {
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record WorkerInfo(String id, boolean leader, List<String> listeners, List<String> members, String error) {
+
+    /** A worker that answered. */
+    public WorkerInfo(String id, boolean leader, List<String> listeners, List<String> members) {
+        this(id, leader, listeners, members, null);
+    }
 
     /** Validates and copies. */
     public WorkerInfo {

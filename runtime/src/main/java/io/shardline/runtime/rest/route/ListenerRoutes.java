@@ -45,7 +45,7 @@ public final class ListenerRoutes {
         router.put("/:name/pause").handler(ctx -> target(ctx, TargetState.PAUSED));
         router.put("/:name/resume").handler(ctx -> target(ctx, TargetState.STARTED));
         router.put("/:name/stop").handler(ctx -> target(ctx, TargetState.STOPPED));
-        router.post("/:name/restart").respond(ctx -> Requests.guarded(() -> restart(ctx)));
+        router.post("/:name/restart").handler(this::restartOrRespond);
         router.put("/:name/shards/:stream/:shard/pause").handler(ctx -> shard(ctx, true));
         router.put("/:name/shards/:stream/:shard/resume").handler(ctx -> shard(ctx, false));
         return router;
@@ -97,6 +97,15 @@ public final class ListenerRoutes {
 
     private void target(RoutingContext ctx, TargetState state) {
         Requests.noContent(ctx, 202, plane.setTargetState(ctx.pathParam("name"), state));
+    }
+
+    /** KIP-745: both flags false answers 204 with no body (Connect's original restart); else 202 and the status. */
+    private void restartOrRespond(RoutingContext ctx) {
+        if (!Requests.flag(ctx, "includeMembers") && !Requests.flag(ctx, "onlyFailed")) {
+            Requests.noContent(ctx, 204, Requests.guarded(() -> plane.restart(ctx.pathParam("name"), false, false)));
+            return;
+        }
+        Requests.guarded(() -> restart(ctx)).onSuccess(status -> ctx.json(status)).onFailure(ctx::fail);
     }
 
     private Future<ListenerStatus> restart(RoutingContext ctx) {

@@ -1,0 +1,81 @@
+package io.shardline.runtime.rest;
+
+import io.shardline.runtime.rest.entity.MemberStatus;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The event-bus format between workers' control planes (the clustered event bus the heartbeats use):
+ * <ul>
+ *   <li>to one worker, {@link #address}: {@code {"op":"members","listener":<name or null>}} answered
+ *       {@code {"worker_id","listeners":[...],"members":[MemberStatus...]}}, and
+ *       {@code {"op":"restart","listener","onlyFailed"}} answered {@code {"restarting":[member ids]}};</li>
+ *   <li>to every worker, {@link #broadcastAddress} (publish, no answer): {@code {"op":"refresh"}} after a
+ *       write to the stored listener definitions or target states, so that they apply at once rather than at
+ *       the next poll.</li>
+ * </ul>
+ * Member statuses travel with their REST field names. Stateless.
+ */
+public final class ControlWire {
+
+    /** Event-bus message field naming the operation. */
+    public static final String OP = "op";
+    /** Operation: the members of one listener, or of all. */
+    public static final String MEMBERS = "members";
+    /** Operation: restart one listener on the receiving worker. */
+    public static final String RESTART = "restart";
+    /** Operation (published): re-read stored definitions and target states now. */
+    public static final String REFRESH = "refresh";
+
+    private ControlWire() {
+    }
+
+    /** The control address of one worker. */
+    public static String address(String clusterName, String workerId) {
+        return "shardline." + clusterName + ".control." + workerId;
+    }
+
+    /** The address every worker listens on for published control messages. */
+    public static String broadcastAddress(String clusterName) {
+        return "shardline." + clusterName + ".control";
+    }
+
+    public static JsonObject membersRequest(String listener) {
+        return new JsonObject().put(OP, MEMBERS).put("listener", listener);
+    }
+
+    public static JsonObject restartRequest(String listener, boolean onlyFailed) {
+        return new JsonObject().put(OP, RESTART).put("listener", listener).put("onlyFailed", onlyFailed);
+    }
+
+    public static JsonObject refresh() {
+        return new JsonObject().put(OP, REFRESH);
+    }
+
+    public static JsonObject membersReply(String workerId, List<String> listeners, List<MemberStatus> members) {
+        JsonArray out = new JsonArray();
+        members.forEach(m -> out.add(JsonObject.mapFrom(m)));
+        return new JsonObject().put("worker_id", workerId).put("listeners", new JsonArray(new ArrayList<>(listeners)))
+                .put("members", out);
+    }
+
+    public static List<MemberStatus> members(JsonObject reply) {
+        List<MemberStatus> out = new ArrayList<>();
+        for (Object o : reply.getJsonArray("members", new JsonArray())) {
+            out.add(((JsonObject) o).mapTo(MemberStatus.class));
+        }
+        return out;
+    }
+
+    public static List<String> strings(JsonObject reply, String field) {
+        List<String> out = new ArrayList<>();
+        reply.getJsonArray(field, new JsonArray()).forEach(s -> out.add((String) s));
+        return out;
+    }
+
+    public static JsonObject restartReply(List<String> restarting) {
+        return new JsonObject().put("restarting", new JsonArray(new ArrayList<>(restarting)));
+    }
+}

@@ -1,0 +1,152 @@
+package io.shardline.runtime.worker;
+
+import com.codahale.metrics.MetricRegistry;
+import io.shardline.api.handler.ShardId;
+import io.shardline.coordinator.group.GroupConfig;
+import io.shardline.coordinator.group.RebalanceProtocol;
+import io.shardline.runtime.cluster.LeaderView;
+import io.shardline.runtime.listener.Listener;
+import io.shardline.runtime.listener.ListenerDefinition;
+import io.shardline.runtime.listener.StreamSpec;
+import io.shardline.runtime.member.MemberShardsPort;
+import io.shardline.runtime.member.MemberVerticle;
+import io.shardline.runtime.shard.MemberShards;
+import io.shardline.runtime.shard.ShardRedis;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * Starts and stops one listener on this worker with its members: the {@link Listener} (streams and groups
+ * ensured, one handler instance per member) and one {@link MemberVerticle} heartbeat loop per member. A
+ * listener starts paused when asked (before any member joins, so nothing is read), and a shard the
+ * {@code shardPaused} test names is paused as it is acquired, before its first read. Stopping makes every
+ * member leave its group (shards revoked and drained, the leave answered), then stops the handlers.
+ * Stateless apart from its settings; thread-safe.
+ */
+public final class ListenerRunner {
+
+    /** A listener running here and its heartbeat loops. */
+    public record Started(Listener listener, List<MemberVerticle> members, List<String> deployments) {
+
+        /** Copies. */
+        public Started {
+            Objects.requireNonNull(listener, "listener");
+            members = List.copyOf(members);
+            deployments = List.copyOf(deployments);
+        }
+    }
+
+    private final Vertx vertx;
+    private final ShardRedis redis;
+    private final WorkerConfig config;
+    private final MetricRegistry registry;
+    private final Supplier<LeaderView> view;
+    private final LongSupplier clockMs;
+
+    /**
+     * A runner.
+     *
+     * @param config cluster name, worker id, heartbeat interval and session timeout
+     * @param clockMs monotonic milliseconds for the heartbeat loops
+     */
+    public ListenerRunner(Vertx vertx, ShardRedis redis, WorkerConfig config, MetricRegistry registry,
+                          Supplier<LeaderView> view, LongSupplier clockMs) {
+        this.vertx = Objects.requireNonNull(vertx, "vertx");
+        this.redis = Objects.requireNonNull(redis, "redis");
+        this.config = Objects.requireNonNull(config, "config");
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.view = Objects.requireNonNull(view, "view");
+        this.clockMs = Objects.requireNonNull(clockMs, "clockMs");
+    }
+
+    /**
+     * Starts {@code definition}; its members join their group.
+     *
+     * @param paused start with every member paused (target state {@code PAUSED})
+     * @param shardPaused whether a shard is paused on its own; asked at every acquisition
+     */
+    public Future<Started> start(ListenerDefinition definition, boolean paused, Predicate<ShardId> shardPaused) {
+        return Listener.start(vertx, redis, definition, config.workerId(), registry, new MemberShards.Events() { },
+                        System::currentTimeMillis)
+                .compose(listener -> (paused ? listener.pause() : Future.<Void>succeededFuture())
+                        .compose(v -> deployMembers(definition, listener, shardPaused))
+                        .recover(e -> listener.close().transform(ignored -> Future.failedFuture(e))));
+    }
+
+    /** Stops a started listener: members leave their group, loops are undeployed, handlers stop. */
+    public Future<Void> stop(Started started) {
+        if (started == null) {
+            return Future.succeededFuture();
+        }
+        return Future.join(started.members().stream().map(MemberVerticle::leave).toList()).otherwiseEmpty()
+                .compose(v -> Future.join(started.deployments().stream().map(vertx::undeploy).toList()))
+                .otherwiseEmpty()
+                .compose(v -> started.listener().close());
+    }
+
+    private Future<Started> deployMembers(ListenerDefinition definition, Listener listener,
+                                          Predicate<ShardId> shardPaused) {
+        GroupConfig group = groupConfig(definition);
+        List<MemberVerticle> members = new ArrayList<>();
+        List<Future<String>> deployed = new ArrayList<>();
+        for (MemberShards shards : listener.members()) {
+            MemberVerticle member = new MemberVerticle(config.clusterName(), shards.memberId(), group,
+                    pausingPort(shards, shardPaused), view, clockMs, config.heartbeatIntervalMs(), 50);
+            members.add(member);
+            deployed.add(vertx.deployVerticle(member));
+        }
+        return Future.all(deployed).map(done -> new Started(listener, members, done.list()))
+                .recover(e -> Future.join(deployed.stream().filter(Future::succeeded)
+                                .map(d -> vertx.undeploy(d.result())).toList())
+                        .transform(ignored -> Future.failedFuture(e)));
+    }
+
+    /**
+     * The member's shards, with a paused shard paused right after it is acquired: both calls run on the
+     * member's context in order, and the first read is scheduled only after {@code onAssigned} returned.
+     */
+    private static MemberShardsPort pausingPort(MemberShards shards, Predicate<ShardId> shardPaused) {
+        MemberShardsPort port = MemberShardsPort.of(shards);
+        return new MemberShardsPort() {
+            @Override
+            public Future<Void> acquire(ShardId shard, long ownerEpoch) {
+                Future<Void> acquired = port.acquire(shard, ownerEpoch);
+                if (shardPaused.test(shard)) {
+                    shards.pause(shard);
+                }
+                return acquired;
+            }
+
+            @Override
+            public Future<Void> release(ShardId shard) {
+                return port.release(shard);
+            }
+
+            @Override
+            public Future<Void> fenceAll() {
+                return port.fenceAll();
+            }
+        };
+    }
+
+    /** The group configuration a listener's members send to the coordinator. */
+    static GroupConfig groupConfig(ListenerDefinition definition, WorkerConfig config) {
+        TreeMap<String, Integer> streams = new TreeMap<>();
+        for (StreamSpec s : definition.config().streams()) {
+            streams.put(s.name(), s.shardCount());
+        }
+        return new GroupConfig(definition.config().group(), streams, definition.config().assignor(),
+                RebalanceProtocol.COOPERATIVE, config.sessionTimeoutMs(), config.heartbeatIntervalMs());
+    }
+
+    private GroupConfig groupConfig(ListenerDefinition definition) {
+        return groupConfig(definition, config);
+    }
+}
