@@ -39,12 +39,21 @@ final class WorkerProcess implements AutoCloseable {
 
     /** Writes the worker's properties and starts it. */
     static WorkerProcess start(Path distDir, Path workDir, String workerId, Map<String, String> settings) throws IOException {
-        Path config = workDir.resolve(workerId + ".properties");
+        return start(distDir, workDir, workerId, workerId, settings);
+    }
+
+    /**
+     * Starts worker {@code workerId} with its properties and console output in files named {@code fileId}
+     * (a worker started again under the same id keeps the first run's output).
+     */
+    static WorkerProcess start(Path distDir, Path workDir, String fileId, String workerId, Map<String, String> settings)
+            throws IOException {
+        Path config = workDir.resolve(fileId + ".properties");
         StringBuilder text = new StringBuilder();
         settings.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
         text.append("worker.id=").append(workerId).append('\n');
         Files.writeString(config, text.toString(), StandardCharsets.UTF_8);
-        Path output = workDir.resolve(workerId + ".out");
+        Path output = workDir.resolve(fileId + ".out");
         ProcessBuilder pb = new ProcessBuilder(distDir.resolve("bin/start-worker").toString(), config.toString())
                 .directory(workDir.toFile())
                 .redirectErrorStream(true)
