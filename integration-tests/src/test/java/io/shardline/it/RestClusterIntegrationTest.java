@@ -128,7 +128,7 @@ class RestClusterIntegrationTest {
             assertThat(((JsonObject) o).getString("owner")).as("shard owner in %s", status).isNotNull();
         }
         JsonObject workersInfo = a.get("/workers");
-        assertThat(workersInfo.getString("leader")).isEqualTo("w0");
+        assertThat(workersInfo.getString("leader_id")).isEqualTo("w0");
         for (Object o : workersInfo.getJsonArray("workers")) {
             JsonObject w = (JsonObject) o;
             assertThat(w.getJsonArray("listeners").getList()).as("listeners of %s", w).contains("orders");
@@ -196,9 +196,10 @@ class RestClusterIntegrationTest {
 
         // /metrics: Prometheus text with the documented families.
         awaitMetrics(a, List.of("shardline_listener_records_handled_total", "shardline_listener_handler_batch_time_seconds",
-                "shardline_coordinator_groups", "shardline_coordinator_group_members",
-                "shardline_coordinator_group_heartbeats_total", "shardline_coordinator_group_assignment_time_seconds",
-                "shardline_shard_lag", "shardline_shard_pending", "shardline_shard_owned"));
+                "shardline_listener_shards_owned", "shardline_coordinator_groups",
+                "shardline_coordinator_group_heartbeats_total", "shardline_coordinator_group_rebalances_total",
+                "shardline_coordinator_group_shards_granted_total", "shardline_shard_lag", "shardline_shard_pending",
+                "shardline_shard_owned"));
 
         // A pause survives a restart of every worker: after both rejoin and own every shard, nothing is read.
         assertThat(b.call("PUT", "/listeners/orders/pause", null, true).status()).isEqualTo(202);

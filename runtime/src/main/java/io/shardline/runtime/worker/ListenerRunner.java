@@ -12,7 +12,9 @@ import io.shardline.runtime.member.MemberShardsPort;
 import io.shardline.runtime.member.MemberVerticle;
 import io.shardline.runtime.shard.MemberShards;
 import io.shardline.runtime.shard.ShardRedis;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +46,7 @@ public final class ListenerRunner {
     }
 
     private final Vertx vertx;
+    private final Context context;
     private final ShardRedis redis;
     private final WorkerConfig config;
     private final MetricRegistry registry;
@@ -51,7 +54,7 @@ public final class ListenerRunner {
     private final LongSupplier clockMs;
 
     /**
-     * A runner.
+     * A runner. Create it on a plain thread (not an event loop).
      *
      * @param config cluster name, worker id, heartbeat interval and session timeout
      * @param clockMs monotonic milliseconds for the heartbeat loops
@@ -59,6 +62,7 @@ public final class ListenerRunner {
     public ListenerRunner(Vertx vertx, ShardRedis redis, WorkerConfig config, MetricRegistry registry,
                           Supplier<LeaderView> view, LongSupplier clockMs) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
+        this.context = vertx.getOrCreateContext();
         this.redis = Objects.requireNonNull(redis, "redis");
         this.config = Objects.requireNonNull(config, "config");
         this.registry = Objects.requireNonNull(registry, "registry");
@@ -100,7 +104,11 @@ public final class ListenerRunner {
             MemberVerticle member = new MemberVerticle(config.clusterName(), shards.memberId(), group,
                     pausingPort(shards, shardPaused), view, clockMs, config.heartbeatIntervalMs(), 50);
             members.add(member);
-            deployed.add(vertx.deployVerticle(member));
+            // From the runner's own context (part of no deployment): deployed from a member's context, the loop
+            // would be that member's child and fail to deploy while it is being undeployed.
+            Promise<String> id = Promise.promise();
+            context.runOnContext(v -> vertx.deployVerticle(member).onComplete(id));
+            deployed.add(id.future());
         }
         return Future.all(deployed).map(done -> new Started(listener, members, done.list()))
                 .recover(e -> Future.join(deployed.stream().filter(Future::succeeded)

@@ -14,7 +14,9 @@ import io.shardline.runtime.rest.TargetStateApplier;
 import io.shardline.runtime.rest.TargetStates;
 import io.shardline.runtime.rest.entity.MemberStatus;
 import io.shardline.runtime.rest.entity.TargetState;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +54,7 @@ public final class ListenerSupervisor implements LocalListeners {
     private static final Logger LOG = LoggerFactory.getLogger(ListenerSupervisor.class);
 
     private final Vertx vertx;
+    private final Context context;
     private final String workerId;
     private final ListenerRunner runner;
     private final Plugins plugins;
@@ -69,7 +72,8 @@ public final class ListenerSupervisor implements LocalListeners {
     private long timer = -1;
 
     /**
-     * A supervisor; nothing runs before {@link #start}.
+     * A supervisor; nothing runs before {@link #start}. Create it on a plain thread (not an event loop): its
+     * steps run on a context of its own, part of no deployment.
      *
      * @param runner starts and stops one listener with its members
      * @param fileDefinitions the listeners of {@code listeners.dir}, validated
@@ -78,6 +82,7 @@ public final class ListenerSupervisor implements LocalListeners {
                               Placeholders placeholders, List<ListenerDefinition> fileDefinitions,
                               ListenerConfigStore configs, ListenerStateStore states) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
+        this.context = vertx.getOrCreateContext();
         this.workerId = Objects.requireNonNull(workerId, "workerId");
         this.runner = Objects.requireNonNull(runner, "runner");
         this.plugins = Objects.requireNonNull(plugins, "plugins");
@@ -298,14 +303,23 @@ public final class ListenerSupervisor implements LocalListeners {
         }
     }
 
+    /**
+     * Runs {@code op} after the previous one, on the supervisor's own context: a step that follows a member's
+     * leave must not run on that member's context, which is being undeployed (a verticle deployed from it
+     * would become its child and fail to deploy).
+     */
     private synchronized Future<Void> enqueue(Supplier<Future<Void>> op) {
         Future<Void> next = queue.transform(ignored -> {
-            try {
-                return op.get();
-            } catch (RuntimeException e) {
-                LOG.error("Listener supervision step failed", e);
-                return Future.<Void>succeededFuture();
-            }
+            Promise<Void> done = Promise.promise();
+            context.runOnContext(v -> {
+                try {
+                    op.get().onComplete(done);
+                } catch (RuntimeException e) {
+                    LOG.error("Listener supervision step failed", e);
+                    done.complete();
+                }
+            });
+            return done.future();
         });
         queue = next.otherwiseEmpty();
         return next;
