@@ -27,9 +27,10 @@ import org.slf4j.LoggerFactory;
  * idempotent, so applying the whole snapshot every time also covers shards a member acquired since the
  * last poll.
  *
- * <p>Leaving the group on {@code STOPPED} (releasing the assignment) is the worker's job: it is told of
- * every target-state change of a listener through {@code transitions} (also once per listener at the first
- * poll).
+ * <p>Leaving the group on {@code STOPPED} (releasing the assignment) is the worker's job: its
+ * {@code ListenerSupervisor} stops a stopped listener before it calls {@link #apply}, so only paused and
+ * started listeners reach it there. {@code transitions} is told of every target-state change of a listener
+ * (also once per listener at the first poll).
  *
  * <p>Thread-safe; at most one poll runs at a time.
  */
