@@ -16,6 +16,11 @@ public enum AuditType {
     MEMBER_EXPIRED,
     /** A member was fenced for an invalid ownership report. */
     MEMBER_FENCED,
+    /**
+     * A member was fenced because a revocation stayed pending longer than the rebalance timeout (its drain hangs);
+     * its shards are released once it proves under a new epoch that it stopped, or when its lease passes.
+     */
+    MEMBER_REBALANCE_TIMEOUT,
     /** The group epoch moved. */
     GROUP_EPOCH_BUMPED,
     /** The target assignment changed and the assignment epoch moved. */

@@ -30,6 +30,10 @@ public interface CoordinatorMetrics {
     default void memberFenced(String groupId, String memberId) {
     }
 
+    /** A member was fenced because its revocation stayed pending longer than the rebalance timeout. */
+    default void rebalanceTimedOut(String groupId, String memberId) {
+    }
+
     /** A shard was released. */
     default void shardReleased(String groupId, ShardId shard, ChangeReason reason) {
     }

@@ -17,6 +17,7 @@ import io.shardline.coordinator.protocol.HeartbeatRequest;
 import io.shardline.coordinator.protocol.HeartbeatResponse;
 import io.shardline.coordinator.record.ChangeReason;
 import io.shardline.coordinator.record.CoordinatorRecord;
+import io.shardline.coordinator.record.MemberStateRecord;
 import io.shardline.coordinator.record.Records;
 import io.shardline.coordinator.record.ShardReleasedRecord;
 import java.util.ArrayList;
@@ -82,6 +83,9 @@ final class GroupChanges {
         }
         records.add(record);
         replayer.accept(record);
+        if (record instanceof MemberStateRecord r) {
+            group.maybeStartRevocationTimer(r.memberId(), nowMs);
+        }
     }
 
     void audit(AuditType type, String memberId, ShardId shard, int epoch, String reason) {
@@ -120,6 +124,10 @@ final class GroupChanges {
      * moves to revoking, released only when the member proves under a new epoch that it stopped, or expires.
      */
     void fence(Member member, String why) {
+        fence(member, why, AuditType.MEMBER_FENCED);
+    }
+
+    private void fence(Member member, String why, AuditType type) {
         SortedSet<ShardId> held = member.held();
         Member fenced = new Member.Builder(member)
                 .resetMemberEpoch(member.memberEpoch() + 1)
@@ -128,8 +136,32 @@ final class GroupChanges {
                 .setState(held.isEmpty() ? MemberState.UNRELEASED_SHARDS : MemberState.UNREVOKED_SHARDS)
                 .build();
         emit(Records.newMemberStateRecord(group.groupId(), fenced));
-        audit(AuditType.MEMBER_FENCED, member.memberId(), null, fenced.memberEpoch(), why);
+        group.parkRevocationTimer(member.memberId());
+        audit(type, member.memberId(), null, fenced.memberEpoch(), why);
         metrics.memberFenced(group.groupId(), member.memberId());
+    }
+
+    /**
+     * Kafka's rebalance timeout: when {@code member} still has shards to revoke at its revocation deadline (its
+     * drain hangs, though it may keep heartbeating), it is fenced like an invalid report (epoch reset, everything
+     * it held waits in revoking until it proves under a new epoch that it stopped, or until its lease passes), so
+     * its heartbeats and leave are refused and it must drop everything and rejoin. The shard then moves on
+     * without ever having two live owners.
+     *
+     * @return the reason when the member was fenced, else empty
+     */
+    Optional<String> maybeFenceOverdueRevocation(Member member) {
+        long deadline = group.revocationDeadline(member.memberId());
+        if (deadline < 0 || nowMs < deadline || member.revoking().isEmpty()
+                || member.state() == MemberState.LEFT_STATIC) {
+            return Optional.empty();
+        }
+        String why = "member '" + member.memberId() + "' (epoch " + member.memberEpoch() + ") did not report "
+                + member.revoking() + " revoked within the rebalance timeout of " + group.config().rebalanceTimeoutMs()
+                + " ms (deadline " + deadline + ", now " + nowMs + ")";
+        fence(member, why, AuditType.MEMBER_REBALANCE_TIMEOUT);
+        metrics.rebalanceTimedOut(group.groupId(), member.memberId());
+        return Optional.of(why);
     }
 
     /**

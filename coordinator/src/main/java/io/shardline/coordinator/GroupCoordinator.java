@@ -70,13 +70,15 @@ public final class GroupCoordinator {
 
     /**
      * Starts serving after the store was replayed: every known member gets a lease until {@code nowMs} plus the
-     * session timeout, so a leader change expires nobody who is still heartbeating.
+     * session timeout, so a leader change expires nobody who is still heartbeating, and every pending revocation
+     * gets a full rebalance timeout from {@code nowMs}.
      */
     public void activate(long nowMs) {
         for (Group g : groups.values()) {
             for (String memberId : g.members().keySet()) {
                 g.extendLease(memberId, nowMs + g.config().sessionTimeoutMs());
             }
+            g.restartRevocationTimers(nowMs);
         }
     }
 
@@ -144,8 +146,8 @@ public final class GroupCoordinator {
 
     /**
      * Expires members whose lease passed (their shards are released: each member stopped processing by its own
-     * earlier deadline) and static reservations that timed out, then recomputes targets. Call it at least every
-     * heartbeat interval.
+     * earlier deadline) and static reservations that timed out, fences members whose revocation is pending
+     * longer than the rebalance timeout, then recomputes targets. Call it at least every heartbeat interval.
      */
     public CoordinatorResult<Void> tick(long nowMs) {
         List<CoordinatorRecord> records = new ArrayList<>();
@@ -162,6 +164,8 @@ public final class GroupCoordinator {
                     if (!reserved) {
                         metrics.memberExpired(group.groupId(), m.memberId());
                     }
+                } else {
+                    c.maybeFenceOverdueRevocation(m);
                 }
             }
             c.maybeRecompute();

@@ -57,7 +57,12 @@ final class MemberLifecycle {
         }
         maybeUpdateMetadata(c, member, req);
         c.maybeRecompute();
-        return c.answer(c.reconcile(group.member(member.memberId()), req));
+        Member reconciled = c.reconcile(group.member(member.memberId()), req);
+        Optional<String> overdue = c.maybeFenceOverdueRevocation(reconciled);
+        if (overdue.isPresent()) {
+            throw new FencedMemberEpochException(overdue.get() + ": stop every shard and rejoin with epoch 0");
+        }
+        return c.answer(reconciled);
     }
 
     private static HeartbeatResponse join(GroupChanges c, HeartbeatRequest req) {

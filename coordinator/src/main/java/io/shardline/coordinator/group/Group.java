@@ -42,6 +42,7 @@ public final class Group {
     private final HashMap<ShardId, ShardOwner> owners = new HashMap<>();
     private final HashMap<String, String> instanceIndex = new HashMap<>();
     private final HashMap<String, Long> leaseDeadlines = new HashMap<>();
+    private final HashMap<String, RevocationTimer> revocationTimers = new HashMap<>();
     private final HashMap<String, Integer> reportedAssignmentEpochs = new HashMap<>();
     private final HashMap<String, HeartbeatResponse> answerCache = new HashMap<>();
 
@@ -107,6 +108,7 @@ public final class Group {
         target.remove(r.memberId());
         instanceIndex.values().remove(r.memberId());
         leaseDeadlines.remove(r.memberId());
+        revocationTimers.remove(r.memberId());
         reportedAssignmentEpochs.remove(r.memberId());
         answerCache.remove(r.memberId());
     }
@@ -243,6 +245,52 @@ public final class Group {
         leaseDeadlines.merge(memberId, deadlineMs, Math::max);
     }
 
+    /**
+     * Starts, keeps or stops the rebalance timer of {@code memberId} after its state changed (Kafka schedules its
+     * rebalance timeout per member epoch the same way): a member with shards to revoke gets a deadline of
+     * {@code nowMs} plus the rebalance timeout, kept while its epoch stays the same; a new epoch (fenced, rejoined)
+     * starts a new timer; nothing left to revoke stops it. Soft state, like leases.
+     */
+    public void maybeStartRevocationTimer(String memberId, long nowMs) {
+        Member m = members.get(memberId);
+        if (m == null || m.revoking().isEmpty() || m.state() == MemberState.LEFT_STATIC) {
+            revocationTimers.remove(memberId);
+            return;
+        }
+        RevocationTimer timer = revocationTimers.get(memberId);
+        if (timer == null || timer.memberEpoch() != m.memberEpoch()) {
+            revocationTimers.put(memberId, new RevocationTimer(m.memberEpoch(), nowMs + config.rebalanceTimeoutMs()));
+        }
+    }
+
+    /**
+     * Stops the rebalance timer of a member that was just fenced, for its new epoch: it is refused until it rejoins
+     * (a new epoch starts a new timer) or its lease passes, so fencing it again would change nothing.
+     */
+    public void parkRevocationTimer(String memberId) {
+        Member m = members.get(memberId);
+        if (m != null) {
+            revocationTimers.put(memberId, new RevocationTimer(m.memberEpoch(), Long.MAX_VALUE));
+        }
+    }
+
+    /** Restarts every member's rebalance timer at {@code nowMs} (a new leader: nobody is fenced for its wait). */
+    public void restartRevocationTimers(long nowMs) {
+        revocationTimers.clear();
+        for (String memberId : members.keySet()) {
+            maybeStartRevocationTimer(memberId, nowMs);
+        }
+    }
+
+    /**
+     * When the member's pending revocation runs out of time (coordinator clock), or -1 when it has nothing to
+     * revoke, was fenced since (its timer is parked) or no timer was started since this coordinator started.
+     */
+    public long revocationDeadline(String memberId) {
+        RevocationTimer timer = revocationTimers.get(memberId);
+        return timer == null || timer.deadlineMs() == Long.MAX_VALUE ? -1 : timer.deadlineMs();
+    }
+
     /** Remembers the assignment epoch the member last reported applied (read model only). */
     public void reportedAssignmentEpoch(String memberId, int epoch) {
         reportedAssignmentEpochs.put(memberId, epoch);
@@ -261,5 +309,9 @@ public final class Group {
     /** Caches the success answer for {@code memberId}. */
     public void cacheAnswer(String memberId, HeartbeatResponse answer) {
         answerCache.put(memberId, answer);
+    }
+
+    /** A rebalance timer: started under {@code memberEpoch}, runs out at {@code deadlineMs}. */
+    private record RevocationTimer(int memberEpoch, long deadlineMs) {
     }
 }

@@ -15,6 +15,10 @@ import java.util.TreeMap;
  * @param protocol cooperative (default) or eager
  * @param sessionTimeoutMs a member not heard from for this long is expired
  * @param heartbeatIntervalMs how often members heartbeat; less than the session timeout
+ * @param rebalanceTimeoutMs how long a member may take to report a revoked shard drained (Kafka's rebalance
+ *     timeout): a member whose revocation is pending longer is fenced, so a hung drain never blocks a shard's
+ *     move. {@code 0} reads as {@link #DEFAULT_REBALANCE_TIMEOUT_MS} (configurations persisted before the field
+ *     existed)
  */
 public record GroupConfig(
         String groupId,
@@ -22,7 +26,11 @@ public record GroupConfig(
         String assignor,
         RebalanceProtocol protocol,
         int sessionTimeoutMs,
-        int heartbeatIntervalMs) {
+        int heartbeatIntervalMs,
+        int rebalanceTimeoutMs) {
+
+    /** The rebalance timeout when none is given: the worker default of {@code rebalance.timeout.ms}. */
+    public static final int DEFAULT_REBALANCE_TIMEOUT_MS = 30_000;
 
     /** Validates and copies; errors name the field and the value. */
     public GroupConfig {
@@ -56,6 +64,20 @@ public record GroupConfig(
             throw new IllegalArgumentException("group '" + groupId + "': heartbeat interval must be > 0 and less than "
                     + "the session timeout (" + sessionTimeoutMs + " ms), was " + heartbeatIntervalMs);
         }
+        if (rebalanceTimeoutMs == 0) {
+            rebalanceTimeoutMs = DEFAULT_REBALANCE_TIMEOUT_MS;
+        }
+        if (rebalanceTimeoutMs < 0) {
+            throw new IllegalArgumentException("group '" + groupId + "': rebalance timeout must be > 0 ms, was "
+                    + rebalanceTimeoutMs);
+        }
+    }
+
+    /** A group with the {@link #DEFAULT_REBALANCE_TIMEOUT_MS default rebalance timeout}. */
+    public GroupConfig(String groupId, SortedMap<String, Integer> streams, String assignor, RebalanceProtocol protocol,
+            int sessionTimeoutMs, int heartbeatIntervalMs) {
+        this(groupId, streams, assignor, protocol, sessionTimeoutMs, heartbeatIntervalMs,
+                DEFAULT_REBALANCE_TIMEOUT_MS);
     }
 
     /** A cooperative group. */
@@ -68,12 +90,19 @@ public record GroupConfig(
     /** A copy with another shard set. */
     public GroupConfig withStreams(Map<String, Integer> newStreams) {
         return new GroupConfig(groupId, new TreeMap<>(newStreams), assignor, protocol, sessionTimeoutMs,
-                heartbeatIntervalMs);
+                heartbeatIntervalMs, rebalanceTimeoutMs);
     }
 
     /** A copy with another protocol. */
     public GroupConfig withProtocol(RebalanceProtocol newProtocol) {
-        return new GroupConfig(groupId, streams, assignor, newProtocol, sessionTimeoutMs, heartbeatIntervalMs);
+        return new GroupConfig(groupId, streams, assignor, newProtocol, sessionTimeoutMs, heartbeatIntervalMs,
+                rebalanceTimeoutMs);
+    }
+
+    /** A copy with another rebalance timeout. */
+    public GroupConfig withRebalanceTimeoutMs(int newRebalanceTimeoutMs) {
+        return new GroupConfig(groupId, streams, assignor, protocol, sessionTimeoutMs, heartbeatIntervalMs,
+                newRebalanceTimeoutMs);
     }
 
     /** The shard count of {@code stream}, or -1 when the group does not manage it. */

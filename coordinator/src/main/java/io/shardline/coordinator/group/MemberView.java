@@ -20,6 +20,8 @@ import java.util.SortedSet;
  * @param assigned the shards it may own now, with owner epochs (current assignment)
  * @param pending target shards still held by their previous owner
  * @param revoking shards it must still report revoked (pending revocations)
+ * @param revocationDeadlineMs when its pending revocations run out of time and it is fenced (rebalance timeout,
+ *     coordinator clock), -1 when it has nothing to revoke
  */
 public record MemberView(
         String memberId,
@@ -33,7 +35,8 @@ public record MemberView(
         SortedSet<ShardId> target,
         SortedMap<ShardId, Integer> assigned,
         SortedSet<ShardId> pending,
-        SortedSet<ShardId> revoking) {
+        SortedSet<ShardId> revoking,
+        long revocationDeadlineMs) {
 
     /** The view of {@code member} in {@code group}. */
     public static MemberView of(Group group, Member member) {
@@ -41,6 +44,7 @@ public record MemberView(
         return new MemberView(member.memberId(), member.instanceId(), member.rack(), member.subscriptions(),
                 member.state(), member.memberEpoch(), lease == null ? -1 : lease,
                 group.reportedAssignmentEpoch(member.memberId()), group.target(member.memberId()),
-                member.assigned(), group.pending(member), member.revoking());
+                member.assigned(), group.pending(member), member.revoking(),
+                group.revocationDeadline(member.memberId()));
     }
 }

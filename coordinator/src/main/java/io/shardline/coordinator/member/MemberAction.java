@@ -27,11 +27,14 @@ public sealed interface MemberAction {
 
     /**
      * Revoke a shard: stop new reads, finish the in-flight batch, then call
-     * {@link Membership#onShardDrained(ShardId)}.
+     * {@link Membership#onShardDrained(ShardId, int)} with this action's generation (a drain that completes after
+     * the member fenced itself belongs to an older generation and is ignored, also if the shard was granted and
+     * revoked again since).
      *
      * @param shard the shard
+     * @param generation the member's fencing generation when the revocation was asked
      */
-    record RevokeShard(ShardId shard) implements MemberAction {
+    record RevokeShard(ShardId shard, int generation) implements MemberAction {
         /** Validates. */
         public RevokeShard {
             Objects.requireNonNull(shard, "shard");

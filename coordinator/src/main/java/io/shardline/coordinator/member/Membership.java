@@ -33,8 +33,18 @@ import java.util.TreeSet;
  * {@code t + sessionTimeout - margin} (margin capped at half the session timeout). The coordinator renewed the
  * lease when it RECEIVED that request ({@code >= t}) and expires the member at {@code received + sessionTimeout}
  * at the earliest, so the member stops strictly before anyone else may get its shards. The runtime must call
- * {@link #tick(long)} at {@link #leaseDeadlineMs()}; every method calls it first anyway, and
+ * {@link #tick(long)} at {@link #leaseDeadlineMs()}; every method checks the deadline first anyway (a
+ * {@link FenceAll} decided by a method that returns no actions is handed out by the next {@code tick}), and
  * {@link #mayProcess(ShardId, long)} is false past the deadline.
+ *
+ * <p><b>Rebalance timeout.</b> A revoked shard that has not drained {@code rebalanceTimeoutMs} after the member
+ * learnt of its revocation makes the member fence itself (stop everything, rejoin with epoch 0), as Kafka's
+ * consumer leaves the group when {@code max.poll.interval.ms} passes. The coordinator fences the member at its own
+ * deadline, counted from when it decided the revocation (never later than when the member learnt of it), so
+ * usually the member learns of its fence first, from a {@code FENCED_MEMBER_EPOCH} answer. Every fence starts a
+ * new <i>generation</i>: drains of an earlier generation that complete later are ignored
+ * ({@link #onShardDrained(ShardId, int)}). The runtime must call {@link #tick(long)} at
+ * {@link #revocationDeadlineMs()} too.
  *
  * <p>Not thread-safe: the runtime calls it from one thread (the member's Vert.x context).
  */
@@ -47,6 +57,9 @@ public final class Membership {
     private final TreeMap<ShardId, Integer> owned = new TreeMap<>();
     private final TreeMap<ShardId, RevokeState> revoking = new TreeMap<>();
     private final Set<ShardId> revokedUnsent = new HashSet<>();
+    private final TreeMap<ShardId, Long> drainDeadlines = new TreeMap<>();
+    private int generation;
+    private final List<MemberAction> undelivered = new ArrayList<>();
     private SortedSet<ShardId> pending = Collections.emptySortedSet();
     private long nextRequestId = 1;
     private long inFlightId = -1;
@@ -82,7 +95,7 @@ public final class Membership {
      * @throws IllegalStateException when a heartbeat is already in flight or the member left
      */
     public SentHeartbeat heartbeat(long nowMs) {
-        tick(nowMs);
+        maybeSelfFence(nowMs);
         if (inFlightId >= 0 || state == MembershipState.LEFT) {
             throw new IllegalStateException("member '" + config.memberId() + "': cannot send a heartbeat in state "
                     + state + (inFlightId >= 0 ? " with request " + inFlightId + " in flight" : ""));
@@ -134,23 +147,25 @@ public final class Membership {
         for (ShardId s : inFlightRevoked) {
             if (revoking.get(s) == RevokeState.REVOKED) {
                 revoking.remove(s);
+                drainDeadlines.remove(s);
             }
         }
         if (state == MembershipState.LEAVING) {
             return actions;
         }
-        return reconcile(response.assigned(), actions);
+        return reconcile(nowMs, response.assigned(), actions);
     }
 
-    private List<MemberAction> reconcile(SortedMap<ShardId, Integer> assigned, List<MemberAction> actions) {
+    private List<MemberAction> reconcile(long nowMs, SortedMap<ShardId, Integer> assigned,
+            List<MemberAction> actions) {
         // Copy the keys: a TreeMap entry object may be reused for another key when a node is removed.
         for (ShardId shard : new ArrayList<>(owned.keySet())) {
             Integer ownedEpoch = owned.get(shard);
             Integer epoch = assigned.get(shard);
             if (epoch == null) {
                 owned.remove(shard);
-                revoking.put(shard, RevokeState.DRAINING);
-                actions.add(new RevokeShard(shard));
+                startDrain(shard, nowMs);
+                actions.add(new RevokeShard(shard, generation));
             } else if (!epoch.equals(ownedEpoch)) {
                 actions.addAll(fenceAll("owner epoch of " + shard + " changed from " + ownedEpoch + " to " + epoch
                         + " while owned"));
@@ -173,7 +188,7 @@ public final class Membership {
 
     /** The request {@code requestId} failed (timeout, transport error): the next heartbeat may be sent. */
     public void onRequestFailed(long nowMs, long requestId) {
-        tick(nowMs);
+        maybeSelfFence(nowMs);
         if (requestId != inFlightId) {
             return;
         }
@@ -184,20 +199,80 @@ public final class Membership {
         }
     }
 
-    /** The runtime finished draining {@code shard}: it will be reported {@code REVOKED}. */
-    public void onShardDrained(ShardId shard) {
-        if (revoking.get(shard) == RevokeState.DRAINING) {
+    /**
+     * The runtime finished draining {@code shard} for the revocation asked in {@code revocationGeneration}
+     * ({@link RevokeShard#generation()}): it will be reported {@code REVOKED}. Ignored when the member fenced itself
+     * since (the drain belongs to an earlier generation) or the shard is not draining.
+     */
+    public void onShardDrained(ShardId shard, int revocationGeneration) {
+        if (revocationGeneration == generation && revoking.get(shard) == RevokeState.DRAINING) {
             revoking.put(shard, RevokeState.REVOKED);
             revokedUnsent.add(shard);
+            drainDeadlines.remove(shard);
         }
     }
 
-    /** Self-fences when the lease passed: returns {@link FenceAll} once, else nothing. */
+    /** {@link #onShardDrained(ShardId, int)} for a drain asked in the current generation. */
+    public void onShardDrained(ShardId shard) {
+        onShardDrained(shard, generation);
+    }
+
+    /**
+     * Self-fences when the lease passed, or when a revoked shard did not drain within the rebalance timeout, and
+     * returns the {@link FenceAll} not yet handed to the runtime (also one decided inside {@link #heartbeat},
+     * {@link #onRequestFailed} or {@link #leaveRequest}, which return no actions): each exactly once.
+     */
     public List<MemberAction> tick(long nowMs) {
-        if (state.mayHoldShards() && nowMs >= leaseDeadlineMs) {
-            return fenceAll("no answer since the lease deadline " + leaseDeadlineMs + " (now " + nowMs + ")");
+        maybeSelfFence(nowMs);
+        if (undelivered.isEmpty()) {
+            return List.of();
         }
-        return List.of();
+        List<MemberAction> out = List.copyOf(undelivered);
+        undelivered.clear();
+        return out;
+    }
+
+    /** The self-fencing decision of {@link #tick}; the action waits in {@code undelivered}. */
+    private void maybeSelfFence(long nowMs) {
+        if (state.mayHoldShards() && nowMs >= leaseDeadlineMs) {
+            undelivered.addAll(fenceAll("no answer since the lease deadline " + leaseDeadlineMs + " (now " + nowMs
+                    + ")"));
+        } else if (state.mayHoldShards() && nowMs >= revocationDeadlineMs()) {
+            ShardId hung = firstOverdueDrain();
+            undelivered.addAll(fenceAll("rebalance timeout: " + hung + " did not drain within "
+                    + config.rebalanceTimeoutMs() + " ms (deadline " + drainDeadlines.get(hung) + ", now " + nowMs
+                    + ")"));
+            nextHeartbeatAtMs = nowMs;
+        }
+    }
+
+    /**
+     * When the oldest drain still running runs out of time ({@code Long.MAX_VALUE} when nothing drains): the
+     * member fences itself then.
+     */
+    public long revocationDeadlineMs() {
+        long first = Long.MAX_VALUE;
+        for (Map.Entry<ShardId, Long> e : drainDeadlines.entrySet()) {
+            if (revoking.get(e.getKey()) == RevokeState.DRAINING) {
+                first = Math.min(first, e.getValue());
+            }
+        }
+        return first;
+    }
+
+    private ShardId firstOverdueDrain() {
+        long deadline = revocationDeadlineMs();
+        for (Map.Entry<ShardId, Long> e : drainDeadlines.entrySet()) {
+            if (e.getValue() == deadline && revoking.get(e.getKey()) == RevokeState.DRAINING) {
+                return e.getKey();
+            }
+        }
+        throw new IllegalStateException("member '" + config.memberId() + "': no drain has deadline " + deadline);
+    }
+
+    private void startDrain(ShardId shard, long nowMs) {
+        revoking.put(shard, RevokeState.DRAINING);
+        drainDeadlines.put(shard, nowMs + config.rebalanceTimeoutMs());
     }
 
     /** Starts a graceful leave: every owned shard is revoked; the leave is sent once all are drained. */
@@ -208,8 +283,8 @@ public final class Membership {
         }
         for (ShardId s : new ArrayList<>(owned.keySet())) {
             owned.remove(s);
-            revoking.put(s, RevokeState.DRAINING);
-            actions.add(new RevokeShard(s));
+            startDrain(s, nowMs);
+            actions.add(new RevokeShard(s, generation));
         }
         transitionTo(MembershipState.LEAVING);
         return actions;
@@ -220,7 +295,7 @@ public final class Membership {
      * member that never joined leaves without a request.
      */
     public Optional<LeaveRequest> leaveRequest(long nowMs) {
-        tick(nowMs);
+        maybeSelfFence(nowMs);
         if (!leaveReady()) {
             return Optional.empty();
         }
@@ -228,6 +303,7 @@ public final class Membership {
         int epoch = memberEpoch;
         owned.clear();
         revoking.clear();
+        drainDeadlines.clear();
         inFlightId = -1;
         transitionTo(MembershipState.LEFT);
         return joined ? Optional.of(new LeaveRequest(config.groupId(), config.memberId(), epoch)) : Optional.empty();
@@ -245,10 +321,15 @@ public final class Membership {
         return true;
     }
 
-    /** True when the member may read, process and acknowledge {@code shard} now. */
+    /**
+     * True when the member may read, process and acknowledge {@code shard} now: it holds the shard (owned, or
+     * draining), its lease has not passed and no drain has run past the rebalance timeout (it is about to fence
+     * itself).
+     */
     public boolean mayProcess(ShardId shard, long nowMs) {
         return state.mayHoldShards() && nowMs < leaseDeadlineMs
-                && (owned.containsKey(shard) || revoking.get(shard) == RevokeState.DRAINING);
+                && (owned.containsKey(shard) || revoking.get(shard) == RevokeState.DRAINING)
+                && (drainDeadlines.isEmpty() || nowMs < revocationDeadlineMs());
     }
 
     private List<MemberAction> fenceAll(String reason) {
@@ -257,6 +338,8 @@ public final class Membership {
         owned.clear();
         revoking.clear();
         revokedUnsent.clear();
+        drainDeadlines.clear();
+        generation++;
         pending = Collections.emptySortedSet();
         memberEpoch = 0;
         assignmentEpoch = 0;
@@ -307,6 +390,11 @@ public final class Membership {
     /** The self-fencing deadline: the member processes nothing from then on ({@code Long.MIN_VALUE} if none). */
     public long leaseDeadlineMs() {
         return leaseDeadlineMs;
+    }
+
+    /** The fencing generation: +1 every time the member drops everything ({@link FenceAll}). */
+    public int generation() {
+        return generation;
     }
 
     /** The member's configuration. */

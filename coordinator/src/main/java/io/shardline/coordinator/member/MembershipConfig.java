@@ -1,5 +1,6 @@
 package io.shardline.coordinator.member;
 
+import io.shardline.coordinator.group.GroupConfig;
 import java.util.Collections;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,6 +18,9 @@ import java.util.TreeSet;
  * @param initialHeartbeatIntervalMs the interval before the coordinator told one
  * @param selfFenceMarginMs how long before the coordinator may expire it the member stops processing; at least
  *     two heartbeat intervals plus the worst clock-rate error over a session (research note §4)
+ * @param rebalanceTimeoutMs how long a revoked shard may take to drain: a member whose drain takes longer fences
+ *     itself (stops everything and rejoins), as the coordinator fences it at its own, earlier deadline; the
+ *     group's {@code rebalanceTimeoutMs}
  */
 public record MembershipConfig(
         String groupId,
@@ -25,7 +29,8 @@ public record MembershipConfig(
         Optional<String> rack,
         SortedSet<String> subscriptions,
         int initialHeartbeatIntervalMs,
-        int selfFenceMarginMs) {
+        int selfFenceMarginMs,
+        int rebalanceTimeoutMs) {
 
     /** Validates and copies; errors name the field and value. */
     public MembershipConfig {
@@ -45,5 +50,16 @@ public record MembershipConfig(
             throw new IllegalArgumentException("member '" + memberId + "': self-fence margin must be > 0 ms, was "
                     + selfFenceMarginMs);
         }
+        if (rebalanceTimeoutMs <= 0) {
+            throw new IllegalArgumentException("member '" + memberId + "': rebalance timeout must be > 0 ms, was "
+                    + rebalanceTimeoutMs);
+        }
+    }
+
+    /** A member with the default rebalance timeout ({@link GroupConfig#DEFAULT_REBALANCE_TIMEOUT_MS}). */
+    public MembershipConfig(String groupId, String memberId, Optional<String> instanceId, Optional<String> rack,
+            SortedSet<String> subscriptions, int initialHeartbeatIntervalMs, int selfFenceMarginMs) {
+        this(groupId, memberId, instanceId, rack, subscriptions, initialHeartbeatIntervalMs, selfFenceMarginMs,
+                GroupConfig.DEFAULT_REBALANCE_TIMEOUT_MS);
     }
 }

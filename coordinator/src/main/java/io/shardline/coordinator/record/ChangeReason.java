@@ -26,6 +26,8 @@ public enum ChangeReason {
     MEMBER_EXPIRED,
     /** A member's ownership report was invalid; it was fenced. */
     MEMBER_FENCED,
+    /** A member did not report a revoked shard drained within the group's rebalance timeout; it was fenced. */
+    REBALANCE_TIMEOUT,
     /** The member reported the shard revoked (or stopped reporting it under its current epoch). */
     REVOKED,
     /** The shard is given to the member by the target assignment. */

@@ -83,7 +83,7 @@ class MembershipTest {
     void testStableToReconcilingRevokesMissingShardThenReportsRevoked() {
         joinWith(0, Map.of(S0, 1, S1, 1));
         SentHeartbeat hb = member.heartbeat(500);
-        assertEquals(List.of(new RevokeShard(S1)), member.onResponse(510, hb.requestId(), ok(5, Map.of(S0, 1))));
+        assertEquals(List.of(new RevokeShard(S1, 0)), member.onResponse(510, hb.requestId(), ok(5, Map.of(S0, 1))));
         assertEquals(MembershipState.RECONCILING, member.state());
         assertTrue(member.mayProcess(S1, 510), "a draining shard still finishes its batch");
         member.onShardDrained(S1);
@@ -166,7 +166,7 @@ class MembershipTest {
     @Test
     void testStableToLeavingToLeft() {
         joinWith(0, Map.of(S0, 1));
-        assertEquals(List.of(new RevokeShard(S0)), member.leave(100));
+        assertEquals(List.of(new RevokeShard(S0, 0)), member.leave(100));
         assertEquals(Optional.empty(), member.leaveRequest(101));
         member.onShardDrained(S0);
         assertEquals(Optional.of(new LeaveRequest("g", "A", 5)), member.leaveRequest(102));
@@ -179,7 +179,7 @@ class MembershipTest {
         ShardId s2 = shards(2).get(0);
         joinWith(0, Map.of(S0, 1, S1, 1, s2, 1));
         SentHeartbeat hb = member.heartbeat(500);
-        assertEquals(List.of(new RevokeShard(S1)), member.onResponse(510, hb.requestId(), ok(5, Map.of(S0, 1, s2, 1))));
+        assertEquals(List.of(new RevokeShard(S1, 0)), member.onResponse(510, hb.requestId(), ok(5, Map.of(S0, 1, s2, 1))));
         assertEquals(Map.of(S0, 1, s2, 1), member.owned());
         assertEquals(Map.of(S1, RevokeState.DRAINING), member.revoking());
     }
@@ -227,5 +227,79 @@ class MembershipTest {
         List<MemberAction> actions = member.onResponse(510, hb.requestId(), ok(6, Map.of(S0, 2)));
         assertTrue(actions.get(0) instanceof FenceAll);
         assertEquals(MembershipState.FENCED, member.state());
+    }
+
+    /** A member with a rebalance timeout of 1000 ms that owned S0 and S1 and was told at t=510 to revoke S1. */
+    private static Membership revokingS1(List<MemberAction> revokeActions) {
+        Membership m = new Membership(new MembershipConfig("g", "A", Optional.empty(), Optional.empty(),
+                new TreeSet<>(List.of("orders")), 500, 1000, 1000));
+        SentHeartbeat join = m.heartbeat(0);
+        m.onResponse(10, join.requestId(), ok(5, Map.of(S0, 1, S1, 1)));
+        SentHeartbeat hb = m.heartbeat(500);
+        revokeActions.addAll(m.onResponse(510, hb.requestId(), ok(5, Map.of(S0, 1))));
+        return m;
+    }
+
+    /** Keeps the lease alive with answers that still leave S1 out, up to {@code untilMs}. */
+    private static void heartbeatUntil(Membership m, long untilMs) {
+        for (long t = 1000; t < untilMs; t += 500) {
+            SentHeartbeat hb = m.heartbeat(t);
+            assertEquals(List.of(new RevokeReport(S1, RevokeState.DRAINING)), hb.request().revoking());
+            assertEquals(List.of(), m.onResponse(t + 5, hb.requestId(), ok(5, Map.of(S0, 1))));
+        }
+    }
+
+    @Test
+    void testReconcilingToFencedWhenADrainOutlivesTheRebalanceTimeout() {
+        List<MemberAction> revoke = new java.util.ArrayList<>();
+        Membership m = revokingS1(revoke);
+        assertEquals(List.of(new RevokeShard(S1, 0)), revoke);
+        assertEquals(1510, m.revocationDeadlineMs());
+        heartbeatUntil(m, 1500);
+        assertTrue(m.mayProcess(S1, 1509));
+        assertEquals(List.of(), m.tick(1509));
+        assertFalse(m.mayProcess(S0, 1510), "nothing is processed once a drain is overdue");
+        assertEquals(List.of(new FenceAll(new TreeSet<>(List.of(S0, S1)), "rebalance timeout: " + S1
+                + " did not drain within 1000 ms (deadline 1510, now 1510)")), m.tick(1510));
+        assertEquals(MembershipState.FENCED, m.state());
+        assertEquals(1, m.generation());
+        assertTrue(m.heartbeatDue(1510), "rejoins at once");
+        assertEquals(0, m.heartbeat(1510).request().memberEpoch());
+    }
+
+    @Test
+    void testDrainOfAnEarlierGenerationIsIgnoredAfterRejoin() {
+        Membership m = revokingS1(new java.util.ArrayList<>());
+        m.tick(1510);
+        SentHeartbeat rejoin = m.heartbeat(1510);
+        m.onResponse(1520, rejoin.requestId(), ok(9, Map.of(S0, 2, S1, 2)));
+        SentHeartbeat hb = m.heartbeat(2000);
+        assertEquals(List.of(new RevokeShard(S1, 1)), m.onResponse(2010, hb.requestId(), ok(9, Map.of(S0, 2))));
+        m.onShardDrained(S1, 0);
+        assertEquals(Map.of(S1, RevokeState.DRAINING), m.revoking(), "the hung drain of generation 0 finished late");
+        m.onShardDrained(S1, 1);
+        assertEquals(Map.of(S1, RevokeState.REVOKED), m.revoking());
+    }
+
+    @Test
+    void testFenceDecidedInsideOnRequestFailedIsHandedOutByTheNextTickOnce() {
+        joinWith(0, Map.of(S0, 1));
+        SentHeartbeat hb = member.heartbeat(500);
+        member.onRequestFailed(2000, hb.requestId());
+        assertEquals(MembershipState.FENCED, member.state());
+        assertEquals(List.of(new FenceAll(new TreeSet<>(List.of(S0)), "no answer since the lease deadline 2000 "
+                + "(now 2000)")), member.tick(2001));
+        assertEquals(List.of(), member.tick(2002));
+    }
+
+    @Test
+    void testLeavingToLeftWhenTheLastDrainHangs() {
+        List<MemberAction> revoke = new java.util.ArrayList<>();
+        Membership m = revokingS1(revoke);
+        m.leave(600);
+        m.onShardDrained(S0, 0);
+        assertEquals(List.of(FenceAll.class), m.tick(1510).stream().map(Object::getClass).toList());
+        assertEquals(MembershipState.LEFT, m.state());
+        assertEquals(Optional.empty(), m.leaveRequest(1511));
     }
 }

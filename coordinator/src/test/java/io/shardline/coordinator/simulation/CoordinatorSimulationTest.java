@@ -71,7 +71,8 @@ class CoordinatorSimulationTest {
                     "self-fenced at lease deadline", "fenced by the coordinator", "messages dropped",
                     "messages duplicated", "shard_set_changed", "reshard_rollback", "eager seeds",
                     "cooperative-sticky seeds",
-                    "static restart under a new member id")) {
+                    "static restart under a new member id", "hung drains", "hung drains resolved in bound",
+                    "coordinator fenced at rebalance timeout", "self-fenced at rebalance timeout")) {
                 assertTrue(stats.get(kind) > 0, "no seed exercised '" + kind + "': " + stats);
             }
         }

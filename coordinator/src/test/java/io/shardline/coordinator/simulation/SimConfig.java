@@ -16,6 +16,9 @@ import java.util.Random;
  * @param selfFenceMarginMs the members' self-fence margin
  * @param maxDrainMs the longest a revoked shard takes to drain
  * @param faultEndMs when faults and membership changes stop
+ * @param rebalanceTimeoutMs the group's rebalance timeout (also the members')
+ * @param hangPercent how many revocations (in percent) hang while faults last: the drain never finishes though
+ *     the member keeps heartbeating (a handler that never returns); 0 in a third of the seeds
  */
 record SimConfig(
         int members,
@@ -27,7 +30,9 @@ record SimConfig(
         int heartbeatIntervalMs,
         int selfFenceMarginMs,
         int maxDrainMs,
-        long faultEndMs) {
+        long faultEndMs,
+        int rebalanceTimeoutMs,
+        int hangPercent) {
 
     /**
      * Every built-in assignor: {@code cooperative-sticky} withholds moving shards until they are released, which
@@ -42,11 +47,28 @@ record SimConfig(
 
     /**
      * The stability bound this run is checked against, from the end of faults: one session timeout (the last
-     * dead member or ghost expires; a new leader's grace ends) plus 12 heartbeat intervals and two drains
-     * (revoke, report, grant, start, for a member that must first rejoin).
+     * dead member or ghost expires; a new leader's grace ends) or one rebalance timeout (the last hung drain is
+     * fenced), whichever is longer, plus 12 heartbeat intervals and two drains (revoke, report, grant, start, for
+     * a member that must first rejoin).
      */
     long stabilityBoundMs() {
-        return sessionTimeoutMs + 12L * heartbeatIntervalMs + 2L * maxDrainMs;
+        return Math.max(sessionTimeoutMs, rebalanceTimeoutMs) + 12L * heartbeatIntervalMs + 2L * maxDrainMs;
+    }
+
+    /**
+     * How long after a member learnt of a revocation whose drain hangs the leader must have released the shard,
+     * when no failover, crash, pause or leave of that member interfered: the rebalance timeout, then fence, rejoin
+     * and one heartbeat under the new epoch that proves the shard stopped (four heartbeat intervals with network
+     * delays), plus a request timeout for each request of the member lost on the way and for each extra fence
+     * (a duplicated join makes the coordinator start yet another lifecycle, which fences the first answer's epoch).
+     */
+    long hungRevocationBoundMs(int lostRequests, int extraFences) {
+        return rebalanceTimeoutMs + 4L * heartbeatIntervalMs + (long) (lostRequests + extraFences) * requestTimeoutMs();
+    }
+
+    /** The bound of a hung revocation whatever the network does: it resolves by the lease at the latest. */
+    long hungRevocationHardBoundMs() {
+        return rebalanceTimeoutMs + sessionTimeoutMs + 12L * heartbeatIntervalMs;
     }
 
     static SimConfig draw(Random random) {
@@ -62,6 +84,8 @@ record SimConfig(
                 heartbeat,
                 2 * heartbeat + 200,
                 200,
-                8_000 + random.nextInt(12_000));
+                8_000 + random.nextInt(12_000),
+                1_000 + random.nextInt(3_000),
+                random.nextInt(3) == 0 ? 0 : 5 + random.nextInt(20));
     }
 }

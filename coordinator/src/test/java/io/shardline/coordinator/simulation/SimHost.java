@@ -1,5 +1,6 @@
 package io.shardline.coordinator.simulation;
 
+import io.shardline.coordinator.AuditType;
 import io.shardline.coordinator.CoordinatorMetrics;
 import io.shardline.coordinator.CoordinatorResult;
 import io.shardline.coordinator.GroupCoordinator;
@@ -80,6 +81,10 @@ final class SimHost {
             if (r instanceof ShardOwnerRecord owner) {
                 sim.redis().writeOwner(owner.shard(), owner.memberId(), owner.ownerEpoch());
             }
+        }
+        if (sim.leader() == this) {
+            result.events().stream().filter(e -> e.type() == AuditType.MEMBER_REBALANCE_TIMEOUT)
+                    .forEach(e -> sim.stats().inc("coordinator fenced at rebalance timeout"));
         }
         if (!result.records().isEmpty()) {
             sim.invariants().persisted(group());

@@ -35,6 +35,10 @@ final class SimMember {
     private boolean crashed;
     private boolean left;
     private long pausedUntil;
+    private int disturbances;
+    private int lostRequests;
+    private int fences;
+    private long lastAnsweredRequestId;
     private final TreeMap<ShardId, Integer> epochs = new TreeMap<>();
     private SimHost knownLeader;
 
@@ -48,11 +52,13 @@ final class SimMember {
     /** Starts (or restarts after a crash) with a fresh membership: the next heartbeat joins with epoch 0. */
     void restart() {
         incarnation++;
+        disturbances++;
+        lastAnsweredRequestId = 0;
         crashed = false;
         epochs.clear();
         membership = new Membership(new MembershipConfig(Simulation.GROUP, memberId, instanceId, Optional.empty(),
                 new TreeSet<>(List.of(Simulation.STREAM)), sim.config().heartbeatIntervalMs(),
-                sim.config().selfFenceMarginMs()));
+                sim.config().selfFenceMarginMs(), sim.config().rebalanceTimeoutMs()));
         int inc = incarnation;
         sim.scheduler().after(sim.random().nextInt(STEP_MS), () -> "start " + memberId, () -> loop(inc));
     }
@@ -74,11 +80,13 @@ final class SimMember {
 
     void crash() {
         crashed = true;
+        disturbances++;
         sim.scheduler().note(() -> "crash " + memberId);
     }
 
     void pause(long untilMs) {
         pausedUntil = Math.max(pausedUntil, untilMs);
+        disturbances++;
         sim.scheduler().note(() -> "pause " + memberId + " until " + untilMs);
     }
 
@@ -132,11 +140,18 @@ final class SimMember {
                 + " owned " + sent.request().owned() + " revoking " + sent.request().revoking() + " -> host "
                 + host.id(), () -> host.onHeartbeat(this, inc, sent.requestId(), sent.request()));
         sim.scheduler().after(sim.config().requestTimeoutMs(), () -> "timeout " + memberId + "#" + sent.requestId(),
-                () -> local(inc, "timeout", () -> membership.onRequestFailed(sim.now(), sent.requestId())));
+                () -> local(inc, "timeout", () -> {
+                    if (sent.requestId() > lastAnsweredRequestId) {
+                        lostRequests++;
+                    }
+                    membership.onRequestFailed(sim.now(), sent.requestId());
+                    apply(membership.tick(sim.now()));
+                }));
     }
 
     void onResponse(int inc, long requestId, HeartbeatResponse response) {
         local(inc, "answer " + memberId, () -> {
+            lastAnsweredRequestId = Math.max(lastAnsweredRequestId, requestId);
             apply(membership.onResponse(sim.now(), requestId, response));
             pump(inc);
         });
@@ -148,15 +163,24 @@ final class SimMember {
             if (a instanceof StartShard start) {
                 epochs.put(start.shard(), start.ownerEpoch());
             } else if (a instanceof RevokeShard revoke) {
-                sim.scheduler().after(sim.random().nextInt(sim.config().maxDrainMs() + 1),
+                long drainMs = sim.random().nextInt(sim.config().maxDrainMs() + 1);
+                if (sim.hungDrains().maybeHang(this, revoke.shard(), epochs.getOrDefault(revoke.shard(), -1),
+                        revoke.generation())) {
+                    // The handler returns long after the member fenced itself: that drain must be ignored.
+                    int rebalance = sim.config().rebalanceTimeoutMs();
+                    drainMs = rebalance + sim.random().nextInt(2 * rebalance);
+                }
+                sim.scheduler().after(drainMs,
                         () -> "drained " + memberId + " " + revoke.shard(),
                         () -> local(inc, "drained", () -> {
-                            membership.onShardDrained(revoke.shard());
+                            membership.onShardDrained(revoke.shard(), revoke.generation());
                             pump(inc);
                         }));
             } else if (a instanceof FenceAll fence) {
+                fences++;
                 sim.scheduler().note(() -> "fence all " + memberId + " " + fence.shards() + ": " + fence.reason());
                 sim.stats().inc(fence.reason().startsWith("no answer") ? "self-fenced at lease deadline"
+                        : fence.reason().startsWith("rebalance timeout") ? "self-fenced at rebalance timeout"
                         : "fenced by the coordinator");
                 epochs.clear();
             }
@@ -222,6 +246,26 @@ final class SimMember {
 
     Membership membership() {
         return membership;
+    }
+
+    /** Crashes, restarts and pauses so far. */
+    int disturbances() {
+        return disturbances;
+    }
+
+    /** Heartbeats that got no answer within the request timeout. */
+    int lostRequests() {
+        return lostRequests;
+    }
+
+    /** How often this member dropped everything ({@code FenceAll}). */
+    int fences() {
+        return fences;
+    }
+
+    /** The id of the host this member sends to. */
+    int knownLeaderId() {
+        return knownLeader().id();
     }
 
     long pausedUntil() {

@@ -33,6 +33,8 @@ final class Simulation {
     private final InMemoryMetadataStore store = new InMemoryMetadataStore();
     private final SimRedis redis = new SimRedis();
     private final Invariants invariants = new Invariants(this);
+    private final HungDrains hungDrains = new HungDrains(this);
+    private long lastFailoverMs = Long.MIN_VALUE / 2;
     private final List<SimHost> hosts = new ArrayList<>();
     private final TreeMap<String, SimMember> members = new TreeMap<>();
     private SimHost leader;
@@ -55,7 +57,8 @@ final class Simulation {
         try {
             leader = newHost();
             leader.configure(new GroupConfig(GROUP, new TreeMap<>(Map.of(STREAM, shardCount)), config.assignor(),
-                    config.protocol(), config.sessionTimeoutMs(), config.heartbeatIntervalMs()),
+                    config.protocol(), config.sessionTimeoutMs(), config.heartbeatIntervalMs(),
+                    config.rebalanceTimeoutMs()),
                     ChangeReason.GROUP_CREATED);
             for (int i = 0; i < config.members(); i++) {
                 addMember(Optional.empty());
@@ -68,6 +71,7 @@ final class Simulation {
             long nextStabilityCheck = 0;
             while (scheduler.runNext(end)) {
                 invariants.check();
+                hungDrains.check();
                 if (scheduler.now() >= config.faultEndMs() && scheduler.now() >= nextStabilityCheck) {
                     nextStabilityCheck = scheduler.now() + 20;
                     if (invariants.unstableReason() != null) {
@@ -149,6 +153,7 @@ final class Simulation {
             stats.inc("join");
             addMember(Optional.empty());
         } else if (dice < 82) {
+            lastFailoverMs = scheduler.now();
             leader = newHost();
             SimHost next = leader;
             for (SimMember m : members.values()) {
@@ -200,6 +205,15 @@ final class Simulation {
 
     Invariants invariants() {
         return invariants;
+    }
+
+    HungDrains hungDrains() {
+        return hungDrains;
+    }
+
+    /** When the last failover happened. */
+    long lastFailoverMs() {
+        return lastFailoverMs;
     }
 
     Random random() {

@@ -73,6 +73,7 @@ public final class CoordinatorTestContext {
         private RebalanceProtocol protocol = RebalanceProtocol.COOPERATIVE;
         private int sessionTimeoutMs = 3000;
         private int heartbeatIntervalMs = 500;
+        private int rebalanceTimeoutMs = GroupConfig.DEFAULT_REBALANCE_TIMEOUT_MS;
         private Assignor assignor = new SimpleRangeAssignor();
 
         /** Shards of {@link #STREAM}. */
@@ -93,6 +94,12 @@ public final class CoordinatorTestContext {
             return this;
         }
 
+        /** The rebalance timeout. */
+        public Builder withRebalanceTimeoutMs(int value) {
+            this.rebalanceTimeoutMs = value;
+            return this;
+        }
+
         /** The assignor. */
         public Builder withAssignor(Assignor value) {
             this.assignor = value;
@@ -104,7 +111,8 @@ public final class CoordinatorTestContext {
             CoordinatorTestContext ctx = new CoordinatorTestContext(new MockTime(0), new InMemoryMetadataStore(),
                     assignor);
             ctx.persist(ctx.coordinator.configureGroup(0, new GroupConfig(GROUP, new TreeMap<>(Map.of(STREAM, shards)),
-                    assignor.name(), protocol, sessionTimeoutMs, heartbeatIntervalMs), ChangeReason.GROUP_CREATED));
+                    assignor.name(), protocol, sessionTimeoutMs, heartbeatIntervalMs, rebalanceTimeoutMs),
+                    ChangeReason.GROUP_CREATED));
             return ctx;
         }
     }

@@ -103,7 +103,8 @@ public final class CoordinatorWire {
         c.streams().forEach(streams::put);
         return new JsonObject().put(OP, CONFIGURE).put("groupId", c.groupId()).put("streams", streams)
                 .put("assignor", c.assignor()).put("protocol", c.protocol().name())
-                .put("sessionTimeoutMs", c.sessionTimeoutMs()).put("heartbeatIntervalMs", c.heartbeatIntervalMs());
+                .put("sessionTimeoutMs", c.sessionTimeoutMs()).put("heartbeatIntervalMs", c.heartbeatIntervalMs())
+                .put("rebalanceTimeoutMs", c.rebalanceTimeoutMs());
     }
 
     public static GroupConfig groupConfig(JsonObject j) {
@@ -111,7 +112,8 @@ public final class CoordinatorWire {
         j.getJsonObject("streams", new JsonObject()).forEach(e -> streams.put(e.getKey(), ((Number) e.getValue()).intValue()));
         return new GroupConfig(j.getString("groupId"), streams, j.getString("assignor"),
                 RebalanceProtocol.valueOf(j.getString("protocol", RebalanceProtocol.COOPERATIVE.name())),
-                j.getInteger("sessionTimeoutMs"), j.getInteger("heartbeatIntervalMs"));
+                j.getInteger("sessionTimeoutMs"), j.getInteger("heartbeatIntervalMs"),
+                j.getInteger("rebalanceTimeoutMs", 0));
     }
 
     private static JsonArray shards(java.util.Collection<ShardId> shards) {

@@ -67,7 +67,7 @@ public final class MemberVerticle extends VerticleBase {
         this.pollMs = pollMs;
         this.membership = new Membership(new MembershipConfig(groupConfig.groupId(), memberId, Optional.empty(),
                 Optional.empty(), new TreeSet<>(groupConfig.streams().keySet()), heartbeatIntervalMs,
-                2 * heartbeatIntervalMs));
+                2 * heartbeatIntervalMs, groupConfig.rebalanceTimeoutMs()));
     }
 
     @Override
@@ -146,6 +146,7 @@ public final class MemberVerticle extends VerticleBase {
                     if (ar.failed()) {
                         LOG.info("Member {}: heartbeat to {} failed: {}", memberId(), leader, ar.cause().getMessage());
                         membership.onRequestFailed(at, sent.requestId());
+                        execute(membership.tick(at));
                         return;
                     }
                     HeartbeatResponse response = CoordinatorWire.heartbeatResponse(ar.result().body());
@@ -188,7 +189,7 @@ public final class MemberVerticle extends VerticleBase {
             } else if (action instanceof MemberAction.RevokeShard revoke) {
                 LOG.info("Member {}: revoke {}", memberId(), revoke.shard());
                 shards.release(revoke.shard()).onComplete(ar -> context.runOnContext(v -> {
-                    membership.onShardDrained(revoke.shard());
+                    membership.onShardDrained(revoke.shard(), revoke.generation());
                     step();
                 }));
             } else if (action instanceof MemberAction.FenceAll fence) {

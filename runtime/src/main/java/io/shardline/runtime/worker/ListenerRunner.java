@@ -151,7 +151,8 @@ public final class ListenerRunner {
             streams.put(s.name(), s.shardCount());
         }
         return new GroupConfig(definition.config().group(), streams, definition.config().assignor(),
-                RebalanceProtocol.COOPERATIVE, config.sessionTimeoutMs(), config.heartbeatIntervalMs());
+                RebalanceProtocol.COOPERATIVE, config.sessionTimeoutMs(), config.heartbeatIntervalMs(),
+                config.rebalanceTimeoutMs());
     }
 
     private GroupConfig groupConfig(ListenerDefinition definition) {

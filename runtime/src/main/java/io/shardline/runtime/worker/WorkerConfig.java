@@ -238,8 +238,10 @@ public final class WorkerConfig {
                 .define(HEARTBEAT_INTERVAL_CONFIG, ConfigType.INT, 1_000, Validator.between(50, 60_000), Importance.HIGH,
                         "How often a member heartbeats to the coordinator; at most a third of session.timeout.ms.", group)
                 .define(REBALANCE_TIMEOUT_CONFIG, ConfigType.INT, 30_000, Validator.between(1_000, 3_600_000),
-                        Importance.MEDIUM, "Time a member has to finish in-flight work on a revoked shard and report it; "
-                                + "also the bound of a graceful stop, after which the worker exits anyway.", group)
+                        Importance.MEDIUM, "Time a member has to finish in-flight work on a revoked shard and report it "
+                                + "(Kafka's rebalance timeout). A member whose drain takes longer is fenced by the "
+                                + "coordinator and fences itself: it stops every shard and rejoins, and the shard moves "
+                                + "on. Also the bound of a graceful stop, after which the worker exits anyway.", group)
                 .define(PLUGIN_PATH_CONFIG, ConfigType.LIST, "plugins", Validator.any(), Importance.HIGH,
                         "Plugin locations (directories of plugin folders or jars), comma-separated. Relative paths are "
                                 + "resolved against the Shardline home directory.", plugins)

@@ -36,7 +36,7 @@ public final class WorkerConfigDocs {
             | --- | --- | --- | --- |
             | `heartbeat.interval.ms` | 1000 | 3000 (5000 in KIP-848) | a heartbeat is one small event-bus request (~0.3 ms p50 here); ten per session keep detection fast without load |
             | `session.timeout.ms` | 10000 | 45000 | a dead worker's shards move in about 11 s; a live member survives a 9 s stop-the-world pause (G1 pauses on ordinary heaps are tens to hundreds of ms) and up to 8 lost heartbeats |
-            | `rebalance.timeout.ms` | 30000 | 300000 (`max.poll.interval.ms`) | time to finish the in-flight batch of a revoked shard; handlers that need longer per batch must raise it |
+            | `rebalance.timeout.ms` | 30000 | 300000 (`max.poll.interval.ms`) | time to finish the in-flight batch of a revoked shard; a member whose drain hangs longer is fenced and rejoins, so a hung handler delays a shard's move by at most this plus a few heartbeat intervals; handlers that need longer per batch must raise it |
             | `cluster.failure.timeout.ms` | 5000 | — | Hazelcast removes a hung worker after 5 s (its default is 60 s); a killed one is seen in under 1 s through refused connections |
             | `cluster.merge.delay.ms` | 5000 | — | two halves of a split cluster merge seconds after the network heals, not minutes (262 s measured with Hazelcast's defaults) |
 
