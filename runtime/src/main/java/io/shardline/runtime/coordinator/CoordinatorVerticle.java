@@ -82,6 +82,8 @@ public final class CoordinatorVerticle extends VerticleBase {
     private int term;
     private Future<?> queue = Future.succeededFuture();
     private final AuditTrail audit = new AuditTrail(AUDIT_EVENTS_PER_GROUP);
+    private final List<Pending> pending = new ArrayList<>();
+    private boolean writing;
     private MessageConsumer<JsonObject> consumer;
     private long timer = -1;
 
@@ -200,33 +202,26 @@ public final class CoordinatorVerticle extends VerticleBase {
             return Future.succeededFuture();
         }
         long now = clockMs.getAsLong();
+        // The decision is taken now, in arrival order; the answer waits for the group commit that covers it
+        // (commit). Returning at once lets the next request be decided while that commit is in flight.
         try {
             switch (op) {
                 case CoordinatorWire.HEARTBEAT -> {
                     HeartbeatRequest request = CoordinatorWire.heartbeatRequest(body);
                     CoordinatorResult<HeartbeatResponse> result = coordinator.heartbeat(now, request);
-                    return commit(result.records()).map(v -> {
-                        audit.addAll(result.events());
-                        message.reply(CoordinatorWire.toJson(result.response()));
-                        return (Void) null;
-                    }).recover(e -> replyNotCoordinator(message, op, body));
+                    answerAfterCommit(message, op, body, result.records(), () -> audit.addAll(result.events()),
+                            () -> CoordinatorWire.toJson(result.response()));
                 }
                 case CoordinatorWire.LEAVE -> {
                     CoordinatorResult<LeaveResponse> result = coordinator.leave(now, CoordinatorWire.leaveRequest(body));
-                    return commit(result.records()).map(v -> {
-                        audit.addAll(result.events());
-                        message.reply(CoordinatorWire.toJson(result.response()));
-                        return (Void) null;
-                    }).recover(e -> replyNotCoordinator(message, op, body));
+                    answerAfterCommit(message, op, body, result.records(), () -> audit.addAll(result.events()),
+                            () -> CoordinatorWire.toJson(result.response()));
                 }
                 case CoordinatorWire.CONFIGURE -> {
                     CoordinatorResult<Void> result = coordinator.configureGroup(now, CoordinatorWire.groupConfig(body),
                             ChangeReason.CONFIG_CHANGED);
-                    return commit(result.records()).map(v -> {
-                        audit.addAll(result.events());
-                        message.reply(new JsonObject().put("error", ErrorCode.NONE.code()));
-                        return (Void) null;
-                    }).recover(e -> replyNotCoordinator(message, op, body));
+                    answerAfterCommit(message, op, body, result.records(), () -> audit.addAll(result.events()),
+                            () -> new JsonObject().put("error", ErrorCode.NONE.code()));
                 }
                 case ReadModelWire.DESCRIBE, ReadModelWire.AUDIT -> message.reply(readModel(op, body));
                 default -> message.fail(ErrorCode.INVALID_REQUEST.code(), "unknown operation '" + op + "'");
@@ -235,6 +230,18 @@ public final class CoordinatorVerticle extends VerticleBase {
             message.fail(ErrorCode.INVALID_REQUEST.code(), "invalid " + op + " request: " + e.getMessage());
         }
         return Future.succeededFuture();
+    }
+
+    private void answerAfterCommit(Message<JsonObject> message, String op, JsonObject body,
+                                   List<CoordinatorRecord> records, Runnable onCommitted, Supplier<JsonObject> answer) {
+        commit(records).onComplete(ar -> {
+            if (ar.succeeded()) {
+                onCommitted.run();
+                message.reply(answer.get());
+            } else {
+                replyNotCoordinator(message, op, body);
+            }
+        });
     }
 
     private Future<Void> tick() {
@@ -252,22 +259,62 @@ public final class CoordinatorVerticle extends VerticleBase {
             }
             CoordinatorResult<Void> result = coordinator.tick(clockMs.getAsLong());
             // Also with no records: the guarded (empty) append re-confirms the leader epoch every tick.
-            return write(result.records()).onSuccess(v -> audit.addAll(result.events())).otherwiseEmpty();
+            commit(result.records()).onSuccess(v -> audit.addAll(result.events()));
+            return Future.<Void>succeededFuture();
         }).otherwiseEmpty().mapEmpty();
     }
 
     /**
-     * Steps 2 and 3 for an answer. Every answer, also one that decided nothing, goes through a guarded append
-     * (an empty append only checks the leader epoch and revision) before it is sent: an answer renews the
-     * member's lease, and only a confirmed leader may renew leases. Skipping the confirmation when it was
-     * recent lets a deposed leader renew leases its successor no longer honours, which the coordinator
-     * simulation shows can give a shard two processing members (docs/protocol.md, section 7).
+     * Steps 2 and 3 for an answer, as a group commit. Every answer, also one that decided nothing, waits for a
+     * guarded append (an empty append only checks the leader epoch and revision) that was <em>issued after</em>
+     * its decision and carries its records: an answer renews the member's lease, and only a confirmed leader may
+     * renew leases. Skipping the confirmation when it was recent lets a deposed leader renew leases its successor
+     * no longer honours, which the coordinator simulation shows can give a shard two processing members
+     * (docs/protocol.md, section 7). What is batched is only the round trip: while one append is in flight, the
+     * decisions taken meanwhile collect in {@link #pending} and go out together, in decision order, in the next
+     * append as soon as the current one returns. So there is at most one write in flight, the store revision
+     * advances in order, and one Redis round trip confirms many answers.
      */
     private Future<Void> commit(List<CoordinatorRecord> records) {
-        return write(records);
+        Pending p = new Pending(term, records, Promise.promise());
+        pending.add(p);
+        flush();
+        return p.done().future();
     }
 
-    /** Appends the records under the guards (an empty append only checks them), then writes owner keys. */
+    /** Starts the next group commit unless one is in flight; called on the context. */
+    private void flush() {
+        if (writing || pending.isEmpty()) {
+            return;
+        }
+        List<Pending> batch = new ArrayList<>();
+        List<CoordinatorRecord> records = new ArrayList<>();
+        for (Pending p : pending) {
+            if (p.term() != term || role != Role.LEADER) {
+                p.done().fail(new IllegalStateException("decided by a coordinator instance that was discarded"));
+            } else {
+                batch.add(p);
+                records.addAll(p.records());
+            }
+        }
+        pending.clear();
+        if (batch.isEmpty()) {
+            return;
+        }
+        writing = true;
+        write(records).onComplete(ar -> {
+            writing = false;
+            batch.forEach(p -> p.done().handle(ar));
+            flush();
+        });
+    }
+
+    /**
+     * Appends the records under the guards (an empty append only checks them), then writes owner keys. When the
+     * log would exceed {@value #MAX_RECORDS_BEFORE_COMPACTION} records it is replaced by a snapshot instead; the
+     * snapshot is taken here, synchronously, when every decision taken so far is in {@code records} (the caller
+     * cut the batch just now), so it holds exactly the log plus these records.
+     */
     private Future<Void> write(List<CoordinatorRecord> records) {
         if (!Objects.equals(redis.serverInfo().runId(), fencedRunId)) {
             IllegalStateException e = new IllegalStateException("Redis run_id changed; re-fencing");
@@ -275,19 +322,30 @@ public final class CoordinatorVerticle extends VerticleBase {
             return Future.failedFuture(e);
         }
         int myTerm = term;
-        return log.append(leaderEpoch, revision, codec.encodeAll(records))
+        Future<Long> guarded;
+        int logged;
+        if (logRecords + records.size() > MAX_RECORDS_BEFORE_COMPACTION) {
+            List<CoordinatorRecord> snapshot = coordinator.snapshot();
+            int before = logRecords + records.size();
+            logged = snapshot.size();
+            guarded = log.compact(leaderEpoch, revision, codec.encodeAll(snapshot)).onSuccess(rev ->
+                    LOG.info("Compacted group metadata: {} records -> {} (revision {})", before, logged, rev));
+        } else {
+            logged = logRecords + records.size();
+            guarded = log.append(leaderEpoch, revision, codec.encodeAll(records));
+        }
+        return guarded
                 .compose(rev -> {
                     revision = rev;
-                    logRecords += records.size();
+                    logRecords = logged;
                     List<Future<Boolean>> owners = new ArrayList<>();
                     for (CoordinatorRecord r : records) {
                         if (r instanceof ShardOwnerRecord owner) {
                             owners.add(shards.setOwner(owner.shard(), owner.groupId(), owner.memberId(), owner.ownerEpoch()));
                         }
                     }
-                    return Future.all(owners);
+                    return Future.all(owners).<Void>mapEmpty();
                 })
-                .compose(v -> maybeCompact())
                 .onFailure(e -> {
                     if (myTerm == term && role == Role.LEADER) {
                         discardAndReclaim(e);
@@ -295,17 +353,8 @@ public final class CoordinatorVerticle extends VerticleBase {
                 });
     }
 
-    private Future<Void> maybeCompact() {
-        if (logRecords <= MAX_RECORDS_BEFORE_COMPACTION) {
-            return Future.succeededFuture();
-        }
-        List<CoordinatorRecord> snapshot = coordinator.snapshot();
-        return log.compact(leaderEpoch, revision, codec.encodeAll(snapshot)).map(rev -> {
-            LOG.info("Compacted group metadata: {} records -> {} (revision {})", logRecords, snapshot.size(), rev);
-            revision = rev;
-            logRecords = snapshot.size();
-            return (Void) null;
-        });
+    /** A decision waiting for the group commit that confirms it. */
+    private record Pending(int term, List<CoordinatorRecord> records, Promise<Void> done) {
     }
 
     private void discardAndReclaim(Throwable e) {
