@@ -108,6 +108,30 @@ final class WorkerProcess implements AutoCloseable {
         waitExit(Duration.ofSeconds(10));
     }
 
+    /** SIGSTOP: the process hangs with its sockets open, as in a long GC pause or a partition. */
+    void pause() {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new AssertionError("kill -" + name + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** SIGTERM: graceful stop. */
     void terminate() {
         process.destroy();

@@ -42,6 +42,10 @@ public final class HazelcastConfigs {
         config.setProperty("hazelcast.max.no.heartbeat.seconds", Long.toString(seconds(settings.failureTimeoutMs())));
         config.setProperty("hazelcast.merge.first.run.delay.seconds", Long.toString(seconds(settings.mergeDelayMs())));
         config.setProperty("hazelcast.merge.next.run.delay.seconds", Long.toString(seconds(settings.mergeDelayMs())));
+        // Start-time cuts: nothing in Shardline reads Hazelcast's own metrics or its health monitor, and both
+        // start collectors and threads on every member (docs/operations.md, "Start time").
+        config.getMetricsConfig().setEnabled(false);
+        config.setProperty("hazelcast.health.monitoring.level", "OFF");
         config.setProperty("hazelcast.local.localAddress", settings.host());
         config.setProperty("hazelcast.socket.bind.any", "false");
 

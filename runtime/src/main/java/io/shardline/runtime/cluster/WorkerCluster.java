@@ -37,12 +37,14 @@ public final class WorkerCluster {
     private final Vertx vertx;
     private final ClusterSettings settings;
     private final List<Consumer<LeaderView>> listeners = new CopyOnWriteArrayList<>();
+    private final String startPhases;
     private volatile LeaderView view;
 
-    private WorkerCluster(HazelcastInstance hazelcast, Vertx vertx, ClusterSettings settings) {
+    private WorkerCluster(HazelcastInstance hazelcast, Vertx vertx, ClusterSettings settings, String startPhases) {
         this.hazelcast = hazelcast;
         this.vertx = vertx;
         this.settings = settings;
+        this.startPhases = startPhases;
     }
 
     /**
@@ -52,6 +54,7 @@ public final class WorkerCluster {
      * @throws ClusterStartException when Hazelcast or Vert.x cannot start, or the worker id is taken
      */
     public static WorkerCluster start(ClusterSettings settings, long timeoutMs) {
+        long started = System.nanoTime();
         HazelcastInstance hazelcast;
         try {
             hazelcast = Hazelcast.newHazelcastInstance(HazelcastConfigs.forWorker(settings));
@@ -60,13 +63,19 @@ public final class WorkerCluster {
                     + settings.port() + ": " + e.getMessage(), e);
         }
         try {
+            long hazelcastMs = (System.nanoTime() - started) / 1_000_000;
+            LOG.info("Hazelcast member started in {} ms: {} member(s)", hazelcastMs,
+                    hazelcast.getCluster().getMembers().size());
             throwIfWorkerIdTaken(hazelcast, settings.workerId());
+            long vertxStarted = System.nanoTime();
             VertxOptions options = new VertxOptions().setEventBusOptions(new EventBusOptions()
                     .setHost(settings.host()).setPort(0).setClusterPublicHost(settings.host()));
             Vertx vertx = Vertx.builder().with(options).withClusterManager(new HazelcastClusterManager(hazelcast))
                     .buildClustered()
                     .toCompletionStage().toCompletableFuture().get(timeoutMs, TimeUnit.MILLISECONDS);
-            WorkerCluster cluster = new WorkerCluster(hazelcast, vertx, settings);
+            long vertxMs = (System.nanoTime() - vertxStarted) / 1_000_000;
+            WorkerCluster cluster = new WorkerCluster(hazelcast, vertx, settings,
+                    "hazelcast " + hazelcastMs + ", clustered vert.x " + vertxMs);
             cluster.watchMembership();
             return cluster;
         } catch (InterruptedException e) {
@@ -85,6 +94,11 @@ public final class WorkerCluster {
     /** The clustered Vert.x. */
     public Vertx vertx() {
         return vertx;
+    }
+
+    /** How long the start took, by phase, for the worker's start-up log line ({@code "hazelcast 900, clustered vert.x 400"}). */
+    public String startPhases() {
+        return startPhases;
     }
 
     /** The current view (never null after start). */

@@ -84,6 +84,8 @@ public final class CoordinatorVerticle extends VerticleBase {
     private final AuditTrail audit = new AuditTrail(AUDIT_EVENTS_PER_GROUP);
     private final List<Pending> pending = new ArrayList<>();
     private boolean writing;
+    private long leaderSinceMs;
+    private boolean served;
     private MessageConsumer<JsonObject> consumer;
     private long timer = -1;
 
@@ -186,6 +188,8 @@ public final class CoordinatorVerticle extends VerticleBase {
         revision = state.revision();
         fencedRunId = runId;
         logRecords = state.records().size();
+        leaderSinceMs = now;
+        served = false;
         transitionTo(Role.LEADER, "took leader epoch " + leaderEpoch + " at revision " + revision + ", replayed "
                 + logRecords + " records, groups " + fresh.groupIds() + " in " + (now - startedMs) + " ms");
     }
@@ -238,6 +242,12 @@ public final class CoordinatorVerticle extends VerticleBase {
             if (ar.succeeded()) {
                 onCommitted.run();
                 message.reply(answer.get());
+                if (!served) {
+                    served = true;
+                    // Operators (and the failover tests) read "serving again" from this line.
+                    LOG.info("Coordinator on {}: first answer as leader (leader epoch {}), {} ms after taking the epoch",
+                            workerId, leaderEpoch, clockMs.getAsLong() - leaderSinceMs);
+                }
             } else {
                 replyNotCoordinator(message, op, body);
             }

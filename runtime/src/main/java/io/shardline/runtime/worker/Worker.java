@@ -85,6 +85,7 @@ public final class Worker {
      */
     public static Worker start(WorkerConfig config, Path home, Placeholders placeholders) {
         LongSupplier clockMs = () -> System.nanoTime() / 1_000_000;
+        StartPhases phases = new StartPhases(clockMs);
         List<Path> pluginPath = config.pluginPath().stream().map(home::resolve).toList();
         Plugins plugins = Plugins.load(pluginPath, Worker.class.getClassLoader());
         for (PluginError error : plugins.errors()) {
@@ -92,14 +93,17 @@ public final class Worker {
         }
         List<ListenerDefinition> definitions = ListenerLoader.loadAll(home.resolve(config.listenersDir()), plugins,
                 placeholders).throwIfInvalid().listeners();
+        phases.done("plugins and listener files");
 
         String rest = config.restBind() + ":" + config.restPort();
         WorkerCluster cluster = WorkerCluster.start(ClusterSettings.from(config, Map.of(REST_ATTRIBUTE, rest)),
                 START_TIMEOUT_MS);
+        phases.done(cluster.startPhases());
         try {
             long seed = System.nanoTime();
             LOG.info("Reconnect jitter seed {}", seed);
             RedisClient redis = await(RedisClient.connect(cluster.vertx(), config.redis(), new SplittableRandom(seed)));
+            phases.done("redis");
             RuntimeShardRedis shardRedis = new RuntimeShardRedis(redis);
             MetricRegistry registry = new MetricRegistry();
             CoordinatorVerticle coordinator = new CoordinatorVerticle(new CoordinatorHostSettings(config.clusterName(),
@@ -110,6 +114,7 @@ public final class Worker {
                     config.sessionTimeoutMs()));
             await(cluster.vertx().deployVerticle(coordinator));
             cluster.onViewChange(coordinator::onViewChange);
+            phases.done("coordinator");
 
             // Listeners from files and from the Redis store, in their stored target states (a paused listener
             // starts paused, a stopped one does not start), kept in step every heartbeat interval.
@@ -118,9 +123,12 @@ public final class Worker {
                     new ListenerRunner(cluster.vertx(), shardRedis, config, registry, cluster::view, clockMs), plugins,
                     placeholders, definitions, new ListenerConfigStore(redis, keys), new ListenerStateStore(redis, keys));
             await(supervisor.start(config.heartbeatIntervalMs()));
+            phases.done("listeners");
             ControlPlaneHost controlPlane = await(ControlPlaneHost.start(cluster.vertx(), config, redis, plugins,
                     registry, supervisor, new WorkerClusterView(cluster.vertx(), config.clusterName(), config.workerId(),
                             cluster::view, definitions, PEER_TIMEOUT_MS), () -> cluster.view().isLeader()));
+            phases.done("rest");
+            LOG.info("Start phases (ms): {}", phases);
             return new Worker(config, cluster, redis, plugins, supervisor, controlPlane);
         } catch (RuntimeException e) {
             cluster.stop(10_000);
