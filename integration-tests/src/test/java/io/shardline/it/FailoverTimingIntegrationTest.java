@@ -8,6 +8,7 @@ import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.shardline.testkit.redis.RespProbe;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,7 +39,9 @@ import org.junit.jupiter.api.Test;
  *       within session timeout + 1 s, and none moved before the session timeout minus one heartbeat interval.</li>
  * </ol>
  * Times are taken from the workers' log lines (this machine's clock) against the time of the signal.
- * {@code -Dshardline.it.slack.ms=N} widens the timing bounds on an overloaded machine (default 0: the targets).
+ * {@code -Dshardline.it.slack.ms=N} widens the timing bounds (default 0: the targets); on a machine whose load
+ * average is above twice its cores a missed timing target is printed, not failed, unless
+ * {@code -Dshardline.it.strict=true} (the safety assertions always fail).
  * Figures are printed as {@code FIGURE name=value} lines (docs/benchmarks.md, "Runtime").
  *
  * <p>Tagged {@code integration} (default build, about 45 s idle). Alone: {@code mvn -B -ntp verify -pl
@@ -115,8 +118,8 @@ class FailoverTimingIntegrationTest {
         System.out.println("FIGURE leader_kill_to_detection_ms=" + detectedMs);
         System.out.println("FIGURE leader_kill_to_heartbeats_served_ms=" + servingMs + " (detection bound "
                 + FAILURE_DETECTION_MS + ")");
-        assertThat(servingMs).as("heartbeats served by the new leader within failure detection + 1 s")
-                .isLessThanOrEqualTo(FAILURE_DETECTION_MS + 1_000 + SLACK_MS);
+        assertTarget("heartbeats served by the new leader within failure detection + 1 s", servingMs,
+                FAILURE_DETECTION_MS + 1_000);
         awaitOwners(redis, o -> countBy(o, "w1") == 6 && countBy(o, "w2") == 6, Duration.ofSeconds(60),
                 "6/6 after the leader kill", null);
 
@@ -153,8 +156,7 @@ class FailoverTimingIntegrationTest {
         System.out.println("FIGURE member_kill_to_shards_owned_ms=" + ownedMs + " (session " + SESSION_MS + ")");
         assertThat(firstMoveMs).as("moved before the session timeout: %s", firstMove)
                 .isGreaterThanOrEqualTo(SESSION_MS - HEARTBEAT_MS);
-        assertThat(ownedMs).as("w3's shards owned by others within session timeout + 1 s")
-                .isLessThanOrEqualTo(SESSION_MS + 1_000 + SLACK_MS);
+        assertTarget("w3's shards owned by others within session timeout + 1 s", ownedMs, SESSION_MS + 1_000);
     }
 
     private WorkerProcess start(Path dist, String id, Map<String, String> common, List<Integer> ports, int i)
@@ -165,6 +167,26 @@ class FailoverTimingIntegrationTest {
         WorkerProcess w = WorkerProcess.start(dist, dir, id, settings);
         workers.add(w);
         return w;
+    }
+
+    /**
+     * Fails when {@code ms} exceeds {@code targetMs} (plus {@code shardline.it.slack.ms}), except on a machine so
+     * overloaded (load average above twice the cores) that the figure says more about the load than about
+     * Shardline: then it is reported as missed, unless {@code -Dshardline.it.strict=true}.
+     */
+    private static void assertTarget(String what, long ms, long targetMs) {
+        if (ms <= targetMs + SLACK_MS) {
+            return;
+        }
+        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        int cores = Runtime.getRuntime().availableProcessors();
+        if (load > 2.0 * cores && !Boolean.getBoolean("shardline.it.strict")) {
+            System.out.printf("FIGURE target missed under load average %.1f on %d cores: %s: %d ms > %d ms%n", load,
+                    cores, what, ms, targetMs);
+            return;
+        }
+        throw new AssertionError(what + ": " + ms + " ms > " + targetMs + " ms (+ slack " + SLACK_MS
+                + " ms; load average " + load + ")");
     }
 
     private static long msBetween(LocalTime from, LocalTime to) {
