@@ -312,7 +312,18 @@ public final class CoordinatorVerticle extends VerticleBase {
             return;
         }
         writing = true;
-        write(records).onComplete(ar -> {
+        Future<Void> written;
+        try {
+            written = write(records);
+        } catch (RuntimeException e) {
+            // Never leave writing set: every later answer would wait forever.
+            LOG.error("Coordinator write failed", e);
+            if (role == Role.LEADER) {
+                discardAndReclaim(e);
+            }
+            written = Future.failedFuture(e);
+        }
+        written.onComplete(ar -> {
             writing = false;
             batch.forEach(p -> p.done().handle(ar));
             flush();
@@ -346,8 +357,11 @@ public final class CoordinatorVerticle extends VerticleBase {
         }
         return guarded
                 .compose(rev -> {
-                    revision = rev;
-                    logRecords = logged;
+                    if (myTerm == term) {
+                        // A later term (re-claimed while this write was in flight) loaded its own revision.
+                        revision = rev;
+                        logRecords = logged;
+                    }
                     List<Future<Boolean>> owners = new ArrayList<>();
                     for (CoordinatorRecord r : records) {
                         if (r instanceof ShardOwnerRecord owner) {
