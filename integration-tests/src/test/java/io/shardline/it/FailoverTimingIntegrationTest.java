@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The failure figures of issue 5, asserted against their targets with real worker JVMs from the distribution
- * (three, then a fourth), a real redis-server, loopback only:
+ * (three, then two more one after the other), a real redis-server, loopback only:
  * <ol>
  *   <li>{@code kill -9} of the leader: the next oldest worker answers heartbeats within the failure detection
  *       time ({@code cluster.failure.timeout.ms}) + 1 s of the kill;</li>
@@ -35,6 +35,8 @@ import org.junit.jupiter.api.Test;
  *       takes a newer leader epoch, then it resumes ({@code SIGCONT}); its next group-state write is refused
  *       ({@code STALE_LEADER_EPOCH}, the worker logs {@code -> DEPOSED}) and no shard's owner went backwards
  *       (owner epochs sampled every 50 ms never decrease, and one epoch never names two members);</li>
+ *   <li>graceful stop ({@code SIGTERM}) of a worker that is not the leader: each of its shards is reported
+ *       revoked before the other worker starts it, and it exits 0 within {@code rebalance.timeout.ms};</li>
  *   <li>{@code kill -9} of a worker that hosts members, not the leader: all its shards are owned by the others
  *       within session timeout + 1 s, and none moved before the session timeout minus one heartbeat interval.</li>
  * </ol>
@@ -44,7 +46,7 @@ import org.junit.jupiter.api.Test;
  * {@code -Dshardline.it.strict=true} (the safety assertions always fail).
  * Figures are printed as {@code FIGURE name=value} lines (docs/benchmarks.md, "Runtime").
  *
- * <p>Tagged {@code integration} (default build, about 45 s idle). Alone: {@code mvn -B -ntp verify -pl
+ * <p>Tagged {@code integration} (default build, about a minute idle). Alone: {@code mvn -B -ntp verify -pl
  * integration-tests -am -Dtest=FailoverTimingIntegrationTest -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 @Tag("integration")
@@ -55,6 +57,7 @@ class FailoverTimingIntegrationTest {
     private static final int SESSION_MS = 4_000;
     private static final int HEARTBEAT_MS = 500;
     private static final int FAILURE_DETECTION_MS = 3_000;
+    private static final int REBALANCE_MS = 15_000;
     private static final long SLACK_MS = Long.getLong("shardline.it.slack.ms", 0);
     private static final Duration JOIN = Duration.ofSeconds(150);
 
@@ -94,7 +97,7 @@ class FailoverTimingIntegrationTest {
         common.put("redis.url", redis.uri());
         common.put("session.timeout.ms", Integer.toString(SESSION_MS));
         common.put("heartbeat.interval.ms", Integer.toString(HEARTBEAT_MS));
-        common.put("rebalance.timeout.ms", "15000");
+        common.put("rebalance.timeout.ms", Integer.toString(REBALANCE_MS));
         common.put("plugin.path", dist.resolve("plugins").toString());
         common.put("listeners.dir", listeners.toString());
         common.put("log.dir", dir.resolve("logs").toString());
@@ -140,23 +143,55 @@ class FailoverTimingIntegrationTest {
         w1.kill();
         awaitOwners(redis, o -> countBy(o, "w2") == SHARDS, Duration.ofSeconds(60), "all shards on w2", history);
 
-        // 3. kill -9 of a worker hosting members (not the leader): owned by others within session + 1 s.
+        // 3. Graceful stop of a non-leader: every shard it held is reported revoked before w2 starts it; exit 0
+        //    within rebalance.timeout.ms.
         WorkerProcess w3 = start(dist, "w3", common, ports, 3);
         assertThat(w3.await("joined cluster", JOIN)).contains("leader w2");
-        awaitOwners(redis, o -> countBy(o, "w2") == 6 && countBy(o, "w3") == 6, Duration.ofSeconds(60),
-                "6/6 with w3", history);
+        Map<Integer, Owner> withW3 = awaitOwners(redis, o -> countBy(o, "w2") == 6 && countBy(o, "w3") == 6,
+                Duration.ofSeconds(60), "6/6 with w3", history);
+        long stopAt = System.nanoTime();
+        w3.terminate();
+        assertThat(w3.waitExit(Duration.ofMillis(REBALANCE_MS))).as("graceful stop exit code\n%s", w3.tail()).isZero();
+        System.out.println("FIGURE graceful_stop_exit_ms=" + (System.nanoTime() - stopAt) / 1_000_000
+                + " (rebalance.timeout.ms " + REBALANCE_MS + ")");
+        awaitOwners(redis, o -> countBy(o, "w2") == SHARDS, Duration.ofSeconds(30), "w3's shards on w2", history);
+        withW3.forEach((shard, owner) -> {
+            if (owner.worker().equals("w3")) {
+                LocalTime revoked = lastTime(w3, "shard orders:" + shard + " revoked");
+                LocalTime started = lastTime(w2, "start orders:" + shard + " (owner epoch");
+                assertThat(revoked).as("orders:%s revoked by w3 before w2 started it", shard).isBeforeOrEqualTo(started);
+            }
+        });
+
+        // 4. kill -9 of a worker hosting members (not the leader): owned by others within session + 1 s. It reuses
+        //    w3's ports (w3 has exited).
+        WorkerProcess w4 = start(dist, "w4", common, ports, 3);
+        assertThat(w4.await("joined cluster", JOIN)).contains("leader w2");
+        awaitOwners(redis, o -> countBy(o, "w2") == 6 && countBy(o, "w4") == 6, Duration.ofSeconds(60),
+                "6/6 with w4", history);
         long killedMember = System.nanoTime();
-        w3.kill();
-        Map<Integer, Owner> firstMove = awaitOwners(redis, o -> countBy(o, "w3") < 6,
-                Duration.ofMillis(SESSION_MS + 1_000 + SLACK_MS + 30_000), "a shard of w3 moved", history);
+        w4.kill();
+        Map<Integer, Owner> firstMove = awaitOwners(redis, o -> countBy(o, "w4") < 6,
+                Duration.ofMillis(SESSION_MS + 1_000 + SLACK_MS + 30_000), "a shard of w4 moved", history);
         long firstMoveMs = (System.nanoTime() - killedMember) / 1_000_000;
-        awaitOwners(redis, o -> countBy(o, "w2") == SHARDS, Duration.ofSeconds(60), "all of w3's shards on w2", history);
+        awaitOwners(redis, o -> countBy(o, "w2") == SHARDS, Duration.ofSeconds(60), "all of w4's shards on w2", history);
         long ownedMs = (System.nanoTime() - killedMember) / 1_000_000;
         System.out.println("FIGURE member_kill_to_first_move_ms=" + firstMoveMs + " (session " + SESSION_MS + ")");
         System.out.println("FIGURE member_kill_to_shards_owned_ms=" + ownedMs + " (session " + SESSION_MS + ")");
         assertThat(firstMoveMs).as("moved before the session timeout: %s", firstMove)
                 .isGreaterThanOrEqualTo(SESSION_MS - HEARTBEAT_MS);
-        assertTarget("w3's shards owned by others within session timeout + 1 s", ownedMs, SESSION_MS + 1_000);
+        assertTarget("w4's shards owned by others within session timeout + 1 s", ownedMs, SESSION_MS + 1_000);
+    }
+
+    private static LocalTime lastTime(WorkerProcess w, String text) {
+        LocalTime last = null;
+        for (String l : w.lines()) {
+            if (l.contains(text) && l.length() > 12) {
+                last = LocalTime.parse(l.substring(0, 12));
+            }
+        }
+        assertThat(last).as("%s printed '%s'", w.workerId, text).isNotNull();
+        return last;
     }
 
     private WorkerProcess start(Path dist, String id, Map<String, String> common, List<Integer> ports, int i)
