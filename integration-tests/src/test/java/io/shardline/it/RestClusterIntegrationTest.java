@@ -171,6 +171,16 @@ class RestClusterIntegrationTest {
                 .equals(Set.of("w0", "w1")) && ownedShards(s) == 2, "REST listener audit running on w0 and w1");
         StreamProducer.produce(redis, "audit", 2, 20);
         probe.awaitDrained("audit", "audit", 2, SETTLE);
+        // PUT .../config reconfigures it on both workers: two members each.
+        assertThat(a.call("PUT", "/listeners/audit/config", new JsonObject().put("handler", "logging-sink")
+                .put("streams", "audit:2").put("group", "audit").put("start.from", "earliest").put("concurrency", "2"),
+                true).status()).isEqualTo(200);
+        awaitJson(b, "/listeners/audit/status", s -> s.getJsonArray("members").stream()
+                .map(m -> ((JsonObject) m).getString("id")).collect(Collectors.toSet())
+                .equals(Set.of("w0-audit-m0", "w0-audit-m1", "w1-audit-m0", "w1-audit-m1")) && ownedShards(s) == 2,
+                "audit reconfigured to two members on each worker");
+        StreamProducer.produce(redis, "audit", 2, 20);
+        probe.awaitDrained("audit", "audit", 2, SETTLE);
         assertThat(a.call("DELETE", "/listeners/audit", null, true).status()).isEqualTo(204);
         awaitJson(b, "/workers", w -> w.getJsonArray("workers").stream()
                 .noneMatch(o -> ((JsonObject) o).getJsonArray("listeners").contains("audit")), "audit gone everywhere");
@@ -199,7 +209,8 @@ class RestClusterIntegrationTest {
                 "shardline_listener_shards_owned", "shardline_coordinator_groups",
                 "shardline_coordinator_group_heartbeats_total", "shardline_coordinator_group_rebalances_total",
                 "shardline_coordinator_group_shards_granted_total", "shardline_shard_lag", "shardline_shard_pending",
-                "shardline_shard_owned"));
+                "shardline_shard_owned", "shardline_member_heartbeat_latency_seconds", "shardline_member_epoch",
+                "shardline_member_rebalances_total"));
 
         // A pause survives a restart of every worker: after both rejoin and own every shard, nothing is read.
         assertThat(b.call("PUT", "/listeners/orders/pause", null, true).status()).isEqualTo(202);

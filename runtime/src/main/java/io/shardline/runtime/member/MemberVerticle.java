@@ -11,6 +11,7 @@ import io.shardline.coordinator.protocol.HeartbeatResponse;
 import io.shardline.coordinator.protocol.LeaveRequest;
 import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.coordinator.CoordinatorWire;
+import io.shardline.runtime.metrics.MemberMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -50,6 +52,7 @@ public final class MemberVerticle extends VerticleBase {
     private long timer = -1;
     private Promise<Void> left;
     private boolean leaveInFlight;
+    private MemberMetrics metrics;
 
     /**
      * Creates the loop.
@@ -107,6 +110,17 @@ public final class MemberVerticle extends VerticleBase {
         return p.future();
     }
 
+    /**
+     * Feeds {@code metrics} (heartbeat latency and failures, member epoch, assignment changes); call before
+     * deploying. Without it nothing is recorded.
+     *
+     * @return this loop
+     */
+    public MemberVerticle metrics(MemberMetrics metrics) {
+        this.metrics = metrics;
+        return this;
+    }
+
     /** The member id. */
     public String memberId() {
         return membership.config().memberId();
@@ -145,11 +159,20 @@ public final class MemberVerticle extends VerticleBase {
                     long at = clockMs.getAsLong();
                     if (ar.failed()) {
                         LOG.info("Member {}: heartbeat to {} failed: {}", memberId(), leader, ar.cause().getMessage());
+                        if (metrics != null) {
+                            metrics.heartbeatFailed();
+                        }
                         membership.onRequestFailed(at, sent.requestId());
                         execute(membership.tick(at));
                         return;
                     }
                     HeartbeatResponse response = CoordinatorWire.heartbeatResponse(ar.result().body());
+                    if (metrics != null) {
+                        metrics.heartbeat(TimeUnit.MILLISECONDS.toNanos(at - now));
+                        if (response.error() == ErrorCode.NONE) {
+                            metrics.epoch(response.memberEpoch());
+                        }
+                    }
                     if (response.error() == ErrorCode.GROUP_NOT_FOUND) {
                         configureGroup(leader);
                     } else if (response.error() != ErrorCode.NONE) {
@@ -181,6 +204,10 @@ public final class MemberVerticle extends VerticleBase {
     }
 
     private void execute(List<MemberAction> actions) {
+        if (metrics != null && actions.stream().anyMatch(a -> a instanceof MemberAction.StartShard
+                || a instanceof MemberAction.RevokeShard)) {
+            metrics.rebalanced();
+        }
         for (MemberAction action : actions) {
             if (action instanceof MemberAction.StartShard start) {
                 LOG.info("Member {}: start {} (owner epoch {})", memberId(), start.shard(), start.ownerEpoch());

@@ -10,6 +10,7 @@ import io.shardline.runtime.listener.ListenerDefinition;
 import io.shardline.runtime.listener.StreamSpec;
 import io.shardline.runtime.member.MemberShardsPort;
 import io.shardline.runtime.member.MemberVerticle;
+import io.shardline.runtime.metrics.MemberMetrics;
 import io.shardline.runtime.shard.MemberShards;
 import io.shardline.runtime.shard.ShardRedis;
 import io.vertx.core.Context;
@@ -34,14 +35,16 @@ import java.util.function.Supplier;
  */
 public final class ListenerRunner {
 
-    /** A listener running here and its heartbeat loops. */
-    public record Started(Listener listener, List<MemberVerticle> members, List<String> deployments) {
+    /** A listener running here, its heartbeat loops, their deployment ids and their metrics. */
+    public record Started(Listener listener, List<MemberVerticle> members, List<String> deployments,
+                          List<MemberMetrics> metrics) {
 
         /** Copies. */
         public Started {
             Objects.requireNonNull(listener, "listener");
             members = List.copyOf(members);
             deployments = List.copyOf(deployments);
+            metrics = List.copyOf(metrics);
         }
     }
 
@@ -92,17 +95,25 @@ public final class ListenerRunner {
         return Future.join(started.members().stream().map(MemberVerticle::leave).toList()).otherwiseEmpty()
                 .compose(v -> Future.join(started.deployments().stream().map(vertx::undeploy).toList()))
                 .otherwiseEmpty()
-                .compose(v -> started.listener().close());
+                .compose(v -> started.listener().close())
+                .eventually(() -> {
+                    started.metrics().forEach(MemberMetrics::close);
+                    return Future.succeededFuture();
+                });
     }
 
     private Future<Started> deployMembers(ListenerDefinition definition, Listener listener,
                                           Predicate<ShardId> shardPaused) {
         GroupConfig group = groupConfig(definition);
         List<MemberVerticle> members = new ArrayList<>();
+        List<MemberMetrics> metrics = new ArrayList<>();
         List<Future<String>> deployed = new ArrayList<>();
         for (MemberShards shards : listener.members()) {
+            MemberMetrics memberMetrics = new MemberMetrics(registry, shards.memberId());
+            metrics.add(memberMetrics);
             MemberVerticle member = new MemberVerticle(config.clusterName(), shards.memberId(), group,
-                    pausingPort(shards, shardPaused), view, clockMs, config.heartbeatIntervalMs(), 50);
+                    pausingPort(shards, shardPaused), view, clockMs, config.heartbeatIntervalMs(), 50)
+                    .metrics(memberMetrics);
             members.add(member);
             // From the runner's own context (part of no deployment): deployed from a member's context, the loop
             // would be that member's child and fail to deploy while it is being undeployed.
@@ -110,10 +121,13 @@ public final class ListenerRunner {
             context.runOnContext(v -> vertx.deployVerticle(member).onComplete(id));
             deployed.add(id.future());
         }
-        return Future.all(deployed).map(done -> new Started(listener, members, done.list()))
+        return Future.all(deployed).map(done -> new Started(listener, members, done.list(), metrics))
                 .recover(e -> Future.join(deployed.stream().filter(Future::succeeded)
                                 .map(d -> vertx.undeploy(d.result())).toList())
-                        .transform(ignored -> Future.failedFuture(e)));
+                        .transform(ignored -> {
+                            metrics.forEach(MemberMetrics::close);
+                            return Future.failedFuture(e);
+                        }));
     }
 
     /**
