@@ -85,7 +85,12 @@ public final class ListenerStateStore {
         });
     }
 
-    /** Every stored target state and paused shard, with the revision. */
+    /** The control revision: incremented by every write of a listener definition or target state (0 before any). */
+    public Future<Long> revision() {
+        return redis.send(Request.cmd(Command.GET).arg(keys.revision())).map(r -> r == null ? 0L : r.toLong());
+    }
+
+        /** Every stored target state and paused shard, with the revision. */
     public Future<TargetStates> snapshot() {
         return redis.batch(List.of(
                         Request.cmd(Command.GET).arg(keys.revision()),

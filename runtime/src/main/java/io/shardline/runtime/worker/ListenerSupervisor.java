@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * Runs on this worker every listener the cluster defines, as Kafka Connect's workers run every connector
  * of the config topic: the listeners of {@code listeners.dir} and those created over REST (stored in Redis,
  * {@link ListenerConfigStore}). Every heartbeat interval, and at once when another worker publishes a
- * refresh, it reads the stored definitions and target states and reconciles:
+ * refresh, it reads the control revision; when it moved (every write moves it) it reads the stored
+ * definitions and target states and reconciles:
  * <ul>
  *   <li>a listener defined and not {@code STOPPED} that does not run here is started (its members join
  *       the group), paused first when its target state is {@code PAUSED};</li>
@@ -65,6 +66,8 @@ public final class ListenerSupervisor implements LocalListeners {
     private final ListenerStateStore states;
     private final Map<String, RunningListener> running = new ConcurrentHashMap<>();
     private volatile TargetStates lastStates = TargetStates.EMPTY;
+    /** The control revision last reconciled with; a poll that reads the same revision has nothing to do. */
+    private volatile long reconciledRevision = -1;
     private Future<?> queue = Future.succeededFuture();
     private boolean polling;
     private boolean pollAgain;
@@ -166,10 +169,8 @@ public final class ListenerSupervisor implements LocalListeners {
             }
             polling = true;
         }
-        Future<Map<String, Map<String, String>>> stored = configs.all();
-        Future<TargetStates> targets = states.snapshot();
-        return Future.all(stored, targets)
-                .compose(ok -> enqueue(() -> reconcile(stored.result(), targets.result())))
+        return states.revision()
+                .compose(revision -> revision == reconciledRevision ? Future.<Void>succeededFuture() : readAndReconcile())
                 .recover(e -> {
                     LOG.warn("Could not read the stored listeners and target states: {}", e.getMessage());
                     return Future.succeededFuture();
@@ -183,6 +184,14 @@ public final class ListenerSupervisor implements LocalListeners {
                     }
                     return again ? poll() : Future.succeededFuture();
                 });
+    }
+
+    /** Reads every stored definition and target state and reconciles with them. */
+    private Future<Void> readAndReconcile() {
+        Future<Map<String, Map<String, String>>> stored = configs.all();
+        Future<TargetStates> targets = states.snapshot();
+        return Future.all(stored, targets).compose(ok -> enqueue(() -> reconcile(stored.result(), targets.result())
+                .onSuccess(v -> reconciledRevision = targets.result().revision())));
     }
 
     /**
