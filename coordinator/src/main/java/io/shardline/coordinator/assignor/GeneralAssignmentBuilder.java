@@ -14,6 +14,9 @@ import java.util.Arrays;
  *       stream (rack-matching ones first); every other shard goes to a class with budget left for its
  *       stream, and each class fills its members up to target, rack-matching first, then round-robin in
  *       member id order.</li>
+ *   <li>{@link MoveReducer} gives moved shards back where two counts can simply swap, then {@link MoveCycles}
+ *       cancels every remaining cycle of hand-overs that saves a move at the same counts: no equally balanced
+ *       assignment moves fewer shards.</li>
  * </ol>
  * Not thread-safe; one per call.
  */
@@ -55,6 +58,7 @@ final class GeneralAssignmentBuilder {
         handOutPool(budget, classOfShard);
         fillClasses(classOfShard);
         MoveReducer.giveBack(in, cls, assignee, EXCHANGE_WORK_LIMIT);
+        MoveCycles.minimise(in, assignee, EXCHANGE_WORK_LIMIT);
         return assignee;
     }
 

@@ -19,29 +19,36 @@ import org.junit.jupiter.api.Test;
  * {@code sticky} and {@code cooperative-sticky} against Kafka's {@code StickyAssignor} and
  * {@code CooperativeStickyAssignor} on thousands of seeded random problems per run (joins and leaves,
  * duplicate claims across generations, racks, identical and non-identical subscriptions). The base seed is
- * printed; rerun one with {@code -Dshardline.seed=N}.
+ * printed; rerun one with {@code -Dshardline.seed=N}, explore with {@code -Dshardline.seed=random}, and set the
+ * number of small problems with {@code -Dshardline.stickyProblems=N} (medium ones: a tenth of that), e.g.
+ * {@code mvn -B -ntp -q verify -pl coordinator -am -Dtest=StickyDifferentialTest -Dsurefire.failIfNoSpecifiedTests=false
+ * -Dshardline.seed=random -Dshardline.stickyProblems=100000}.
  *
  * <p>Ours must always be valid, give members with identical subscriptions counts that differ by at most
  * one, and be at least as balanced as Kafka's by every measure (Kafka's balance score, max minus min).
- * Where the balance is the same, ours moves no more shards than Kafka's in total, and per problem in all but
- * rare cases (at most 1% of the problems compared; measured about 1 in 3,000, by one shard: the class-level
- * split of streams is not always the one that keeps the most owned shards). The same holds for revocations
- * over two cooperative rounds. Where ours is strictly better balanced it may move more: balance comes first. Kafka's answers that are not valid (its general path
- * sometimes keeps a shard of a stream the member left, or throws) are counted and skipped.
+ * Where the balance is the same, ours moves no more shards than Kafka's on <em>every</em> problem, and revokes
+ * no more shards over two cooperative rounds. Where ours is strictly better balanced it may move more: balance
+ * comes first (counted and printed). Kafka's answers that are not valid (its general path sometimes keeps a
+ * shard of a stream the member left, or throws) are counted and skipped. Minimal problems that once broke the
+ * move bound are kept in {@link StickyMoveRegressionTest}.
  */
 class StickyDifferentialTest {
 
-    private static final int SMALL_PROBLEMS = 1500;
-    private static final int MEDIUM_PROBLEMS = 200;
+    /** Small problems per run unless {@code -Dshardline.stickyProblems=N} says otherwise. */
+    private static final int SMALL_PROBLEMS = 2000;
 
     @Test
     void smallProblems() {
-        run(ProblemShape.small(), SMALL_PROBLEMS);
+        run(ProblemShape.small(), smallProblemCount());
     }
 
     @Test
     void mediumProblems() {
-        run(ProblemShape.medium(), MEDIUM_PROBLEMS);
+        run(ProblemShape.medium(), Math.max(1, smallProblemCount() / 10));
+    }
+
+    private static int smallProblemCount() {
+        return Integer.getInteger("shardline.stickyProblems", SMALL_PROBLEMS);
     }
 
     private static void run(ProblemShape shape, int problems) {
@@ -54,13 +61,8 @@ class StickyDifferentialTest {
         System.out.println("StickyDifferentialTest " + stats);
         stats.exceedances.forEach(e -> System.out.println("StickyDifferentialTest more moves than Kafka at equal balance, " + e));
         assertThat(stats.compared).as("problems compared with Kafka").isGreaterThan(problems / 2);
-        assertThat(stats.equalBalanceOurMoves).as("total moves at equal balance vs Kafka's")
-                .isLessThanOrEqualTo(stats.equalBalanceTheirMoves);
-        assertThat(stats.equalBalanceOurRevocations).as("total cooperative revocations at equal balance vs Kafka's")
-                .isLessThanOrEqualTo(stats.equalBalanceTheirRevocations);
-        long problemsExceeding = stats.exceedances.stream().map(e -> e.substring(0, e.indexOf(':'))).distinct().count();
-        assertThat(problemsExceeding).as("problems where ours moved more than Kafka's at equal balance: %s",
-                stats.exceedances).isLessThanOrEqualTo(Math.max(1, stats.compared / 100));
+        assertThat(stats.exceedances).as("problems where ours moved or revoked more than Kafka's at equal balance")
+                .isEmpty();
     }
 
     private static void check(AssignmentProblem p, Stats stats) {
@@ -94,6 +96,7 @@ class StickyDifferentialTest {
         stats.theirMoves += theirMoves;
         if (ours < theirs) {
             stats.betterBalanced++;
+            stats.betterBalancedMoreMoves += ourMoves > theirMoves ? 1 : 0;
             return;
         }
         stats.equalBalanceOurMoves += ourMoves;
@@ -177,6 +180,7 @@ class StickyDifferentialTest {
         int compared;
         int kafkaInvalid;
         int betterBalanced;
+        int betterBalancedMoreMoves;
         int kafkaCooperativeNotConverged;
         long ourMoves;
         long theirMoves;
@@ -189,7 +193,10 @@ class StickyDifferentialTest {
         @Override
         public String toString() {
             return "compared=" + compared + " kafkaInvalidOrFailed=" + kafkaInvalid + " strictlyBetterBalanced="
-                    + betterBalanced + " kafkaCooperativeIncompleteAfterTwoRounds=" + kafkaCooperativeNotConverged
+                    + betterBalanced + " (of which with more moves: " + betterBalancedMoreMoves + ")"
+                    + " equalBalanceMoves ours/Kafka=" + equalBalanceOurMoves + "/" + equalBalanceTheirMoves
+                    + " equalBalanceRevocations ours/Kafka=" + equalBalanceOurRevocations + "/"
+                    + equalBalanceTheirRevocations + " kafkaCooperativeIncompleteAfterTwoRounds=" + kafkaCooperativeNotConverged
                     + " moves ours/Kafka=" + ourMoves + "/" + theirMoves;
         }
     }
