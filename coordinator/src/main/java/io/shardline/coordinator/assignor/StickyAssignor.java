@@ -14,7 +14,8 @@ import io.shardline.api.assignor.ShardDescriber;
  *   <li>Members with identical subscriptions end with shard counts that differ by at most one; overall the
  *       balance is optimal for the subscriptions (no shard chain can move load from a member to one with
  *       two or more fewer shards), so never worse than Kafka's.</li>
- *   <li>Previously owned shards stay with their owner unless balance needs them elsewhere; a shard claimed
+ *   <li>Previously owned shards stay with their owner unless balance needs them elsewhere, and no equally
+ *       balanced assignment moves fewer shards (so never more than Kafka's at equal balance); a shard claimed
  *       by several members goes to the unique claimant with the highest generation, and a tie voids it.</li>
  *   <li>A member's rack is matched with the racks of new shards where that costs no balance and no move;
  *       unlike Kafka, an owned shard is never moved only to improve rack locality.</li>
