@@ -34,6 +34,13 @@ public interface CoordinatorMetrics {
     default void rebalanceTimedOut(String groupId, String memberId) {
     }
 
+    /**
+     * The assignor of {@code groupId} just ran (successfully or not); the host, which can time it, attributes the
+     * time to the group (the core has no clock).
+     */
+    default void assignorRan(String groupId) {
+    }
+
     /** A shard was released. */
     default void shardReleased(String groupId, ShardId shard, ChangeReason reason) {
     }

@@ -209,7 +209,9 @@ final class GroupChanges {
                     .withAssignmentEpoch(group.assignmentEpoch())
                     .withGroupEpoch(group.groupEpoch())
                     .build();
+            metrics.assignorRan(group.groupId());
         } catch (AssignorException e) {
+            metrics.assignorRan(group.groupId());
             emit(Records.newAssignmentEpochRecord(group.groupId(), group.assignmentEpoch(), group.groupEpoch()));
             audit(AuditType.ASSIGNOR_FAILED, "", null, -1, e.getMessage());
             return;

@@ -4,6 +4,7 @@ import io.shardline.api.assignor.Assignor;
 import io.shardline.coordinator.CoordinatorMetrics;
 import io.shardline.coordinator.CoordinatorResult;
 import io.shardline.coordinator.GroupCoordinator;
+import io.shardline.coordinator.group.Member;
 import io.shardline.coordinator.protocol.ErrorCode;
 import io.shardline.coordinator.protocol.HeartbeatRequest;
 import io.shardline.coordinator.protocol.HeartbeatResponse;
@@ -67,6 +68,9 @@ public final class CoordinatorVerticle extends VerticleBase {
     private final ShardCommands shards;
     private final Function<String, Assignor> assignors;
     private final CoordinatorMetrics metrics;
+    private final CoordinatorHostMetrics hostMetrics;
+    private final AssignorTiming timing;
+    private final LongSupplier nanoClock = System::nanoTime;
     private final LongSupplier clockMs;
     private final long tickMs;
     private final int heartbeatIntervalMs;
@@ -99,6 +103,8 @@ public final class CoordinatorVerticle extends VerticleBase {
         this.shards = s.shards();
         this.assignors = s.assignors();
         this.metrics = s.metrics();
+        this.hostMetrics = s.metrics() instanceof CoordinatorHostMetrics h ? h : CoordinatorHostMetrics.NOOP;
+        this.timing = new AssignorTiming(metrics, hostMetrics, nanoClock);
         this.clockMs = s.clockMs();
         this.tickMs = s.tickMs();
         this.heartbeatIntervalMs = s.heartbeatIntervalMs();
@@ -177,7 +183,7 @@ public final class CoordinatorVerticle extends VerticleBase {
     }
 
     private void becomeLeader(GroupLogState state, String runId, long startedMs) {
-        GroupCoordinator fresh = new GroupCoordinator(assignors, metrics);
+        GroupCoordinator fresh = new GroupCoordinator(timing.wrap(assignors), timing);
         for (String json : state.records()) {
             fresh.replay(codec.decode(json));
         }
@@ -192,13 +198,32 @@ public final class CoordinatorVerticle extends VerticleBase {
         served = false;
         transitionTo(Role.LEADER, "took leader epoch " + leaderEpoch + " at revision " + revision + ", replayed "
                 + logRecords + " records, groups " + fresh.groupIds() + " in " + (now - startedMs) + " ms");
+        hostMetrics.leadership(leaderEpoch);
+        observeGroups();
+    }
+
+    /** Feeds the group gauges (members, epochs, pending revocations) from the coordinator's state. */
+    private void observeGroups() {
+        if (coordinator == null) {
+            return;
+        }
+        for (String groupId : coordinator.groupIds()) {
+            coordinator.group(groupId).ifPresent(g -> {
+                int pending = 0;
+                for (Member m : g.members().values()) {
+                    pending += m.revoking().size();
+                }
+                hostMetrics.group(groupId, g.members().size(), g.groupEpoch(), g.assignmentEpoch(), pending);
+            });
+        }
     }
 
     private void onMessage(Message<JsonObject> message) {
-        enqueue(() -> handle(message));
+        long arrivedNanos = nanoClock.getAsLong();
+        enqueue(() -> handle(message, arrivedNanos));
     }
 
-    private Future<Void> handle(Message<JsonObject> message) {
+    private Future<Void> handle(Message<JsonObject> message, long arrivedNanos) {
         JsonObject body = message.body();
         String op = body.getString(CoordinatorWire.OP, "");
         if (role != Role.LEADER) {
@@ -213,8 +238,10 @@ public final class CoordinatorVerticle extends VerticleBase {
                 case CoordinatorWire.HEARTBEAT -> {
                     HeartbeatRequest request = CoordinatorWire.heartbeatRequest(body);
                     CoordinatorResult<HeartbeatResponse> result = coordinator.heartbeat(now, request);
-                    answerAfterCommit(message, op, body, result.records(), () -> audit.addAll(result.events()),
-                            () -> CoordinatorWire.toJson(result.response()));
+                    answerAfterCommit(message, op, body, result.records(), () -> {
+                        audit.addAll(result.events());
+                        hostMetrics.heartbeatAnswered(request.groupId(), nanoClock.getAsLong() - arrivedNanos);
+                    }, () -> CoordinatorWire.toJson(result.response()));
                 }
                 case CoordinatorWire.LEAVE -> {
                     CoordinatorResult<LeaveResponse> result = coordinator.leave(now, CoordinatorWire.leaveRequest(body));
@@ -224,8 +251,10 @@ public final class CoordinatorVerticle extends VerticleBase {
                 case CoordinatorWire.CONFIGURE -> {
                     CoordinatorResult<Void> result = coordinator.configureGroup(now, CoordinatorWire.groupConfig(body),
                             ChangeReason.CONFIG_CHANGED);
-                    answerAfterCommit(message, op, body, result.records(), () -> audit.addAll(result.events()),
-                            () -> new JsonObject().put("error", ErrorCode.NONE.code()));
+                    answerAfterCommit(message, op, body, result.records(), () -> {
+                        audit.addAll(result.events());
+                        observeGroups();
+                    }, () -> new JsonObject().put("error", ErrorCode.NONE.code()));
                 }
                 case ReadModelWire.DESCRIBE, ReadModelWire.AUDIT -> message.reply(readModel(op, body));
                 default -> message.fail(ErrorCode.INVALID_REQUEST.code(), "unknown operation '" + op + "'");
@@ -269,7 +298,10 @@ public final class CoordinatorVerticle extends VerticleBase {
             }
             CoordinatorResult<Void> result = coordinator.tick(clockMs.getAsLong());
             // Also with no records: the guarded (empty) append re-confirms the leader epoch every tick.
-            commit(result.records()).onSuccess(v -> audit.addAll(result.events()));
+            commit(result.records()).onSuccess(v -> {
+                audit.addAll(result.events());
+                observeGroups();
+            });
             return Future.<Void>succeededFuture();
         }).otherwiseEmpty().mapEmpty();
     }
@@ -399,6 +431,9 @@ public final class CoordinatorVerticle extends VerticleBase {
     }
 
     private void discard(Role next, String why) {
+        if (role == Role.LEADER) {
+            hostMetrics.leadership(0);
+        }
         coordinator = null;
         audit.clear();
         term++;

@@ -3,7 +3,7 @@ package io.shardline.runtime.metrics;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import io.shardline.api.handler.ShardId;
-import io.shardline.coordinator.CoordinatorMetrics;
+import io.shardline.runtime.coordinator.CoordinatorHostMetrics;
 import io.shardline.coordinator.protocol.ErrorCode;
 import io.shardline.coordinator.record.ChangeReason;
 import java.util.List;
@@ -14,11 +14,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The coordinator's {@link CoordinatorMetrics} port over a Dropwizard registry, plus what the hosting side
- * measures around the pure core (group and member counts, assignment computation time). Called on the
+ * The coordinator's metrics port over a Dropwizard registry: the pure core's events and what the hosting side
+ * measures around it ({@link CoordinatorHostMetrics}: group sizes and epochs, pending revocations, heartbeat
+ * latency, leadership, assignment computation time). Called on the
  * coordinator's context; reads (reporters) may come from any thread. Thread-safe.
  */
-public final class DropwizardCoordinatorMetrics implements CoordinatorMetrics {
+public final class DropwizardCoordinatorMetrics implements CoordinatorHostMetrics {
 
     /** Groups the coordinator knows. */
     public static final MetricTemplate GROUPS = new MetricTemplate("shardline.coordinator.groups", MetricType.GAUGE,
@@ -62,10 +63,30 @@ public final class DropwizardCoordinatorMetrics implements CoordinatorMetrics {
             "shardline.coordinator.group.<group>.shards-released", MetricType.METER,
             "Shards that became free (revoked, left, expired or fenced owner).");
 
+    /** Shards waiting for their revocation to be reported. */
+    public static final MetricTemplate PENDING_REVOCATIONS = new MetricTemplate(
+            "shardline.coordinator.group.<group>.pending-revocations", MetricType.GAUGE,
+            "Shards members of the group were told to revoke and have not reported revoked yet.");
+    /** Heartbeat latency on the coordinator. */
+    public static final MetricTemplate HEARTBEAT_LATENCY = new MetricTemplate(
+            "shardline.coordinator.group.<group>.heartbeat-latency", MetricType.TIMER,
+            "Time from a heartbeat's arrival at the coordinator to its answer (queueing, decision, guarded Redis "
+                    + "write).");
+    /** Rebalance timeouts. */
+    public static final MetricTemplate REBALANCE_TIMEOUTS = new MetricTemplate(
+            "shardline.coordinator.group.<group>.rebalance-timeouts", MetricType.METER,
+            "Members fenced because a revoked shard did not drain within rebalance.timeout.ms.");
+    /** Leadership changes of this worker. */
+    public static final MetricTemplate LEADER_CHANGES = new MetricTemplate("shardline.coordinator.leader-changes",
+            MetricType.METER, "Times this worker took or lost the coordinator role.");
+    /** The leader epoch held. */
+    public static final MetricTemplate LEADER_EPOCH = new MetricTemplate("shardline.coordinator.leader-epoch",
+            MetricType.GAUGE, "The leader epoch this worker holds as coordinator (0 when it is not the coordinator).");
+
     /** Every coordinator metric. */
-    public static final List<MetricTemplate> TEMPLATES = List.of(GROUPS, MEMBERS, GROUP_EPOCH, ASSIGNMENT_EPOCH,
-            REBALANCES, ASSIGNMENT_TIME, EXPIRIES, FENCES, HEARTBEATS, HEARTBEAT_ERRORS, SHARDS_GRANTED,
-            SHARDS_RELEASED);
+    public static final List<MetricTemplate> TEMPLATES = List.of(GROUPS, LEADER_CHANGES, LEADER_EPOCH, MEMBERS,
+            GROUP_EPOCH, ASSIGNMENT_EPOCH, PENDING_REVOCATIONS, REBALANCES, ASSIGNMENT_TIME, EXPIRIES, FENCES,
+            REBALANCE_TIMEOUTS, HEARTBEATS, HEARTBEAT_LATENCY, HEARTBEAT_ERRORS, SHARDS_GRANTED, SHARDS_RELEASED);
 
     private final MetricRegistry registry;
     private final Map<String, AtomicLong> gauges = new ConcurrentHashMap<>();
@@ -102,6 +123,11 @@ public final class DropwizardCoordinatorMetrics implements CoordinatorMetrics {
     }
 
     @Override
+    public void rebalanceTimedOut(String groupId, String memberId) {
+        registry.meter(REBALANCE_TIMEOUTS.name(groupId)).mark();
+    }
+
+    @Override
     public void shardReleased(String groupId, ShardId shard, ChangeReason reason) {
         registry.meter(SHARDS_RELEASED.name(groupId)).mark();
     }
@@ -118,7 +144,24 @@ public final class DropwizardCoordinatorMetrics implements CoordinatorMetrics {
         set(ASSIGNMENT_EPOCH.name(groupId), assignmentEpoch);
     }
 
-    /** The assignor of {@code groupId} took {@code nanos} to compute a target. */
+    @Override
+    public void group(String groupId, int members, int groupEpoch, int assignmentEpoch, int pendingRevocations) {
+        group(groupId, members, groupEpoch, assignmentEpoch);
+        set(PENDING_REVOCATIONS.name(groupId), pendingRevocations);
+    }
+
+    @Override
+    public void heartbeatAnswered(String groupId, long nanos) {
+        registry.timer(HEARTBEAT_LATENCY.name(groupId)).update(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void leadership(long leaderEpoch) {
+        registry.meter(LEADER_CHANGES.name()).mark();
+        set(LEADER_EPOCH.name(), leaderEpoch);
+    }
+
+    @Override
     public void assignmentComputed(String groupId, long nanos) {
         registry.timer(ASSIGNMENT_TIME.name(groupId)).update(nanos, TimeUnit.NANOSECONDS);
     }

@@ -107,7 +107,10 @@ public class DropwizardExporterTest {
         coordinator.memberFenced("g1", "m");
         coordinator.shardGranted("g1", new ShardId("s", 0), 1);
         coordinator.shardReleased("g1", new ShardId("s", 0), null);
-        coordinator.group("g1", 2, 5, 2);
+        coordinator.group("g1", 2, 5, 2, 1);
+        coordinator.rebalanceTimedOut("g1", "m");
+        coordinator.heartbeatAnswered("g1", 300_000);
+        coordinator.leadership(3);
         coordinator.assignmentComputed("g1", 1_000);
         new DropwizardHandlerMetrics(registry, "orders.v2").increment("custom.count", 3);
         return registry;

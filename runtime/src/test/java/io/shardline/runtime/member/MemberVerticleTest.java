@@ -1,0 +1,240 @@
+package io.shardline.runtime.member;
+
+import static io.shardline.runtime.testing.Await.result;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.codahale.metrics.MetricRegistry;
+import io.shardline.api.handler.ShardId;
+import io.shardline.coordinator.assignor.AssignorRegistry;
+import io.shardline.coordinator.group.GroupConfig;
+import io.shardline.coordinator.group.RebalanceProtocol;
+import io.shardline.coordinator.protocol.ErrorCode;
+import io.shardline.coordinator.protocol.HeartbeatRequest;
+import io.shardline.runtime.cluster.ClusterMember;
+import io.shardline.runtime.cluster.LeaderView;
+import io.shardline.runtime.coordinator.CoordinatorHostSettings;
+import io.shardline.runtime.coordinator.CoordinatorVerticle;
+import io.shardline.runtime.coordinator.CoordinatorWire;
+import io.shardline.runtime.metrics.DropwizardCoordinatorMetrics;
+import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.redis.RedisConfig;
+import io.shardline.runtime.shard.RuntimeShardRedis;
+import io.shardline.runtime.shard.ShardCommands;
+import io.shardline.runtime.store.MetadataKeys;
+import io.shardline.runtime.store.RecordCodec;
+import io.shardline.runtime.store.RedisGroupLog;
+import io.shardline.runtime.testing.Await;
+import io.shardline.testkit.redis.RedisServer;
+import io.shardline.testkit.redis.RedisTest;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The member heartbeat loop in one JVM against a real {@link CoordinatorVerticle} (local event bus, real
+ * redis-server for the group log and owner keys). Both run on one hand-moved clock; shard consumption is a fake
+ * port that records starts, drains and fences and fails the test when two members hold one shard at once.
+ */
+@RedisTest
+class MemberVerticleTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final int HEARTBEAT_MS = 300;
+    private static final int SESSION_MS = 3000;
+    private static final int REBALANCE_TIMEOUT_MS = 2000;
+    /** One group per test: owner keys live in the Redis server all tests of the class share. */
+    private final GroupConfig group = new GroupConfig("g-" + UUID.randomUUID(), new TreeMap<>(Map.of("orders", 4)),
+            "range", RebalanceProtocol.COOPERATIVE, SESSION_MS, HEARTBEAT_MS, REBALANCE_TIMEOUT_MS);
+    private static final ClusterMember A = new ClusterMember("node-a", "a", "127.0.0.1:1", Map.of());
+
+    private Vertx vertx;
+    private RedisClient redis;
+    private String cluster;
+    private final AtomicLong clock = new AtomicLong(1_000_000);
+    private final AtomicReference<LeaderView> view = new AtomicReference<>(new LeaderView(List.of(A), A));
+    private final Map<ShardId, String> holders = new ConcurrentHashMap<>();
+    private final List<String> violations = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void start(RedisServer server) {
+        vertx = Vertx.vertx();
+        redis = result(RedisClient.connect(vertx, RedisConfig.standalone(server.uri()), new SplittableRandom(7)), WAIT);
+        cluster = "c-" + UUID.randomUUID();
+        CoordinatorVerticle coordinator = new CoordinatorVerticle(new CoordinatorHostSettings(cluster, "a", redis,
+                new RedisGroupLog(redis, new MetadataKeys(cluster)), new RecordCodec(),
+                new ShardCommands(new RuntimeShardRedis(redis)), AssignorRegistry::builtIn,
+                new DropwizardCoordinatorMetrics(new MetricRegistry()), clock::get, 20, HEARTBEAT_MS, SESSION_MS));
+        result(vertx.deployVerticle(coordinator), WAIT);
+        coordinator.onViewChange(view.get());
+        Await.until(() -> result(coordinator.role(), WAIT) == CoordinatorVerticle.Role.LEADER, WAIT, 10, "leader");
+    }
+
+    @AfterEach
+    void stop() {
+        assertEquals(List.of(), violations, "a shard was held by two members at once");
+        result(redis.close(), WAIT);
+        result(vertx.close(), WAIT);
+    }
+
+    /** A fake consumption port; {@code hangDrains} makes every release wait forever (a handler that never returns). */
+    private final class FakeShards implements MemberShardsPort {
+        final String memberId;
+        final boolean hangDrains;
+        final Set<ShardId> held = ConcurrentHashMap.newKeySet();
+        /** When it last had to stop everything (-1: not since the test reset it). */
+        final AtomicLong fencedAt = new AtomicLong(-1);
+        final AtomicLong firstReleaseAt = new AtomicLong(-1);
+
+        FakeShards(String memberId, boolean hangDrains) {
+            this.memberId = memberId;
+            this.hangDrains = hangDrains;
+        }
+
+        @Override
+        public Future<Void> acquire(ShardId shard, long ownerEpoch) {
+            String other = holders.putIfAbsent(shard, memberId);
+            if (other != null && !other.equals(memberId)) {
+                violations.add(memberId + " started " + shard + " while " + other + " still held it");
+            }
+            held.add(shard);
+            return Future.succeededFuture();
+        }
+
+        @Override
+        public Future<Void> release(ShardId shard) {
+            firstReleaseAt.compareAndSet(-1, clock.get());
+            if (hangDrains) {
+                return Promise.<Void>promise().future();
+            }
+            drop(shard);
+            return Future.succeededFuture();
+        }
+
+        @Override
+        public Future<Void> fenceAll() {
+            fencedAt.set(clock.get());
+            for (ShardId s : Set.copyOf(held)) {
+                drop(s);
+            }
+            return Future.succeededFuture();
+        }
+
+        private void drop(ShardId shard) {
+            held.remove(shard);
+            holders.remove(shard, memberId);
+        }
+    }
+
+    private MemberVerticle deploy(FakeShards shards) {
+        MemberVerticle member = new MemberVerticle(cluster, shards.memberId, group, shards, view::get, clock::get,
+                HEARTBEAT_MS, 5);
+        result(vertx.deployVerticle(member), WAIT);
+        return member;
+    }
+
+    /**
+     * Moves the shared clock forward in 20 ms steps, giving the verticles 5 ms of real time for each step (the
+     * clock runs at most four times faster than real time, so a loaded machine does not expire leases), until
+     * {@code condition} holds; a real-time deadline fails the test.
+     */
+    private void advanceUntil(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for: " + what + " (clock " + clock.get() + ")");
+            }
+            clock.addAndGet(20);
+            try {
+                TimeUnit.MILLISECONDS.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    private static Set<ShardId> shards(int... indexes) {
+        Set<ShardId> out = new TreeSet<>();
+        for (int i : indexes) {
+            out.add(new ShardId("orders", i));
+        }
+        return out;
+    }
+
+    @Test
+    void configuresItsGroupOnGroupNotFoundThenJoinsAndStartsItsShards() {
+        FakeShards shards = new FakeShards("w-l-m0", false);
+        MemberVerticle member = deploy(shards);
+        advanceUntil(() -> shards.held.equals(shards(0, 1, 2, 3)), "the member starts every shard");
+        assertEquals(shards(0, 1, 2, 3), result(member.owned(), WAIT).keySet());
+    }
+
+    @Test
+    void leaveDrainsEveryShardThenLeavesTheGroup() {
+        FakeShards shards = new FakeShards("w-l-m0", false);
+        MemberVerticle member = deploy(shards);
+        advanceUntil(() -> shards.held.size() == 4, "joined");
+        Future<Void> left = member.leave();
+        advanceUntil(left::isComplete, "the leave is answered");
+        assertThat(left.succeeded()).isTrue();
+        assertEquals(Set.of(), shards.held);
+        JsonObject answer = result(vertx.eventBus().<JsonObject>request(CoordinatorWire.address(cluster, "a"),
+                CoordinatorWire.toJson(new HeartbeatRequest(group.groupId(), "w-l-m0", 1, Optional.empty(), Optional.empty(),
+                        new TreeSet<>(List.of("orders")), new TreeSet<>(), List.of(), 0))), WAIT).body();
+        assertEquals(ErrorCode.UNKNOWN_MEMBER_ID, CoordinatorWire.heartbeatResponse(answer).error());
+    }
+
+    @Test
+    void selfFencesWhenHeartbeatsFailPastItsLease() {
+        FakeShards shards = new FakeShards("w-l-m0", false);
+        deploy(shards);
+        advanceUntil(() -> shards.held.size() == 4, "joined");
+        long cutOff = clock.get();
+        shards.fencedAt.set(-1);
+        // The cluster view now names a worker that does not exist: every heartbeat fails.
+        ClusterMember gone = new ClusterMember("node-z", "z", "127.0.0.1:9", Map.of());
+        view.set(new LeaderView(List.of(gone, A), A));
+        advanceUntil(() -> shards.fencedAt.get() >= 0, "the member fences itself");
+        long fencedAt = shards.fencedAt.get();
+        assertThat(fencedAt).as("kept processing while its lease lasted").isGreaterThan(cutOff + SESSION_MS / 2);
+        assertThat(fencedAt).as("stopped before the coordinator may expire it").isLessThan(cutOff + SESSION_MS);
+        assertEquals(Set.of(), shards.held);
+    }
+
+    @Test
+    void aHungDrainIsFencedAtTheRebalanceTimeoutAndTheShardsMoveOn() {
+        FakeShards hung = new FakeShards("w1-l-m0", true);
+        deploy(hung);
+        advanceUntil(() -> hung.held.size() == 4, "the first member starts every shard");
+        FakeShards other = new FakeShards("w2-l-m0", false);
+        deploy(other);
+        advanceUntil(() -> hung.firstReleaseAt.get() >= 0, "the first member is told to revoke two shards");
+        long revokedAt = hung.firstReleaseAt.get();
+        advanceUntil(() -> other.held.size() == 2, "the second member gets the two shards");
+        long movedAt = clock.get();
+        assertThat(hung.fencedAt.get()).as("the hung member stopped everything").isPositive();
+        assertThat(movedAt - revokedAt).as("moved only after the rebalance timeout, before any lease could pass")
+                .isBetween((long) REBALANCE_TIMEOUT_MS - 3L * HEARTBEAT_MS, (long) REBALANCE_TIMEOUT_MS + SESSION_MS);
+        advanceUntil(() -> hung.held.size() == 2, "the fenced member rejoins and gets its share back");
+    }
+}
