@@ -9,6 +9,7 @@ import io.shardline.api.handler.ShardId;
 import io.shardline.api.handler.StreamRecord;
 import io.shardline.api.handler.SyncHandler;
 import io.shardline.runtime.shard.ConsumerSettings;
+import io.shardline.runtime.shard.HotPath;
 import io.shardline.runtime.shard.MemberShards;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -59,42 +60,57 @@ public final class ConsumptionBench {
         int shardCount = 16;
         int perShard = 25_000;
         int batch = 100;
-        List<Double> ratios = new ArrayList<>();
+        List<Double> txRatios = new ArrayList<>();
+        List<Double> scriptRatios = new ArrayList<>();
         for (int round = 1; round <= 5; round++) {
             try (BenchRedis b = new BenchRedis()) {
                 List<ShardId> shards = shards("tp", shardCount);
                 shards.forEach(s -> b.fill(s, perShard));
                 b.group(shards, "bare", null, 0);
-                b.group(shards, "sl", "m", 1);
+                b.group(shards, "tx", "m", 1);
+                b.group(shards, "script", "m", 1);
                 long total = (long) shardCount * perShard;
-                // Alternate the order so neither side always runs on a colder JIT.
-                double bare;
-                double ours;
-                long cpu0 = b.redisCpuMs();
-                long cpuBare;
-                long cpuOurs;
-                if (round % 2 == 1) {
-                    bare = bareLoop(b, shards, batch, total);
-                    cpuBare = b.redisCpuMs() - cpu0;
-                    ours = shardline(b, shards, batch, total);
-                    cpuOurs = b.redisCpuMs() - cpu0 - cpuBare;
-                } else {
-                    ours = shardline(b, shards, batch, total);
-                    cpuOurs = b.redisCpuMs() - cpu0;
-                    bare = bareLoop(b, shards, batch, total);
-                    cpuBare = b.redisCpuMs() - cpu0 - cpuOurs;
+                // Rotate the order so no side always runs first (on a colder JIT) or last.
+                double[] rate = new double[3];
+                long[] cpu = new long[3];
+                for (int k = 0; k < 3; k++) {
+                    int side = (k + round) % 3;
+                    long cpu0 = b.redisCpuMs();
+                    rate[side] = switch (side) {
+                        case 0 -> bareLoop(b, shards, batch, total);
+                        case 1 -> shardline(b, shards, batch, total, "tx", HotPath.TRANSACTION);
+                        default -> shardline(b, shards, batch, total, "script", HotPath.SCRIPT);
+                    };
+                    cpu[side] = b.redisCpuMs() - cpu0;
                 }
-                System.out.printf(Locale.ROOT, "throughput round %d: bare XREADGROUP+XACK %.0f rec/s (redis CPU %d ms), "
-                                + "shardline no-op %.0f rec/s (redis CPU %d ms), ratio %.2f%n",
-                        round, bare, cpuBare, ours, cpuOurs, ours / bare);
+                System.out.printf(Locale.ROOT, "throughput round %d (load %s): bare XREADGROUP+XACK %.0f rec/s (redis CPU %d ms), "
+                                + "shardline transaction %.0f rec/s (redis CPU %d ms), shardline script %.0f rec/s (redis CPU %d ms), "
+                                + "ratio transaction %.2f, script %.2f%n",
+                        round, loadAverage(), rate[0], cpu[0], rate[1], cpu[1], rate[2], cpu[2], rate[1] / rate[0], rate[2] / rate[0]);
                 if (round > 1) {
-                    ratios.add(ours / bare); // round 1 warms the JIT up
+                    txRatios.add(rate[1] / rate[0]); // round 1 warms the JIT up
+                    scriptRatios.add(rate[2] / rate[0]);
                 }
             }
         }
-        java.util.Collections.sort(ratios);
-        System.out.printf(Locale.ROOT, "throughput ratio shardline/bare over rounds 2-5: median %.2f (min %.2f, max %.2f)%n",
-                (ratios.get(1) + ratios.get(2)) / 2, ratios.get(0), ratios.get(3));
+        System.out.printf(Locale.ROOT, "throughput ratio shardline/bare over rounds 2-5: transaction (default) %s; script (before) %s%n",
+                medianMinMax(txRatios), medianMinMax(scriptRatios));
+    }
+
+    private static String medianMinMax(List<Double> ratios) {
+        List<Double> sorted = new ArrayList<>(ratios);
+        java.util.Collections.sort(sorted);
+        return String.format(Locale.ROOT, "median %.2f (min %.2f, max %.2f)",
+                (sorted.get(1) + sorted.get(2)) / 2, sorted.get(0), sorted.get(3));
+    }
+
+    /** The 1-minute load average, from /proc/loadavg (Linux), or "?". */
+    static String loadAverage() {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (java.io.IOException | RuntimeException e) {
+            return "?";
+        }
     }
 
     private static double bareLoop(BenchRedis b, List<ShardId> shards, int batch, long total) {
@@ -143,7 +159,7 @@ public final class ConsumptionBench {
                 });
     }
 
-    private static double shardline(BenchRedis b, List<ShardId> shards, int batch, long total) {
+    private static double shardline(BenchRedis b, List<ShardId> shards, int batch, long total, String group, HotPath path) {
         AtomicLong handled = new AtomicLong();
         SyncHandler noop = new SyncHandler() {
             @Override
@@ -151,7 +167,7 @@ public final class ConsumptionBench {
                 handled.incrementAndGet();
             }
         };
-        ConsumerSettings settings = ConsumerSettings.defaults("sl", "tp.dlq").withConcurrency(shards.size(), batch);
+        ConsumerSettings settings = ConsumerSettings.defaults(group, "tp.dlq").withConcurrency(shards.size(), batch).withHotPath(path);
         MemberShards m = b.member("m", noop, settings, "tp");
         long start = System.nanoTime();
         shards.forEach(s -> await(m.acquire(s, 1)));
@@ -175,7 +191,9 @@ public final class ConsumptionBench {
             handler.reset();
             producer.run(20_000);
             waitUntil(30_000, () -> handler.count() >= producer.sentSinceReset());
-            System.out.printf(Locale.ROOT, "latency at 10000 rec/s, 16 shards, 4 workers: %s (n=%d)%n", handler.summary(), handler.count());
+            double p99 = handler.percentileMs(0.99);
+            System.out.printf(Locale.ROOT, "latency at 10000 rec/s, 16 shards, 4 workers (load %s): %s (n=%d); target p99 <= 5 ms: %s%n",
+                    loadAverage(), handler.summary(), handler.count(), p99 <= 5.0 ? "met" : "NOT met");
             await(m.close());
         }
     }
@@ -183,6 +201,7 @@ public final class ConsumptionBench {
     // ---- fairness ----
 
     static void fairness() {
+        double baselineP99 = Double.NaN;
         for (boolean backlog : new boolean[] {false, true}) {
             try (BenchRedis b = new BenchRedis()) {
                 List<ShardId> shards = shards("fair", 64);
@@ -206,8 +225,17 @@ public final class ConsumptionBench {
                 producer.runWhile(() -> backlog ? hotHandled.get() < 100_000 : System.nanoTime() - start < 5_000_000_000L);
                 double drainSeconds = (System.nanoTime() - start) / 1e9;
                 waitUntil(60_000, () -> handler.count() >= producer.sentSinceReset());
-                System.out.printf(Locale.ROOT, "fairness, 64 shards over 4 workers, %s: other shards %s (n=%d) over %.1f s%n",
-                        backlog ? "shard 0 with a 100000-record backlog" : "no backlog", handler.summary(), handler.count(), drainSeconds);
+                System.out.printf(Locale.ROOT, "fairness, 64 shards over 4 workers, %s (load %s): other shards %s (n=%d) over %.1f s%n",
+                        backlog ? "shard 0 with a 100000-record backlog" : "no backlog", loadAverage(), handler.summary(),
+                        handler.count(), drainSeconds);
+                double p99 = handler.percentileMs(0.99);
+                if (!backlog) {
+                    baselineP99 = p99;
+                } else {
+                    double ratio = p99 / baselineP99;
+                    System.out.printf(Locale.ROOT, "fairness: other shards' p99 with the backlog / without = %.2f / %.2f ms = %.2fx; "
+                            + "target <= 2x: %s%n", p99, baselineP99, ratio, ratio <= 2.0 ? "met" : "NOT met");
+                }
                 await(m.close());
             }
         }
@@ -259,6 +287,13 @@ public final class ConsumptionBench {
             Arrays.sort(s);
             return String.format(Locale.ROOT, "p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms",
                     pct(s, 0.50), pct(s, 0.99), pct(s, 0.999), k == 0 ? 0.0 : s[k - 1] / 1e6);
+        }
+
+        /** The {@code q} quantile of the samples so far, in ms. */
+        double percentileMs(double q) {
+            long[] s = Arrays.copyOf(samples, Math.min(n.get(), samples.length));
+            Arrays.sort(s);
+            return pct(s, q);
         }
 
         private static double pct(long[] sorted, double q) {

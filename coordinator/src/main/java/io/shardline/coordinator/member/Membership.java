@@ -212,6 +212,25 @@ public final class Membership {
         }
     }
 
+    /**
+     * Redis refused a fenced read or acknowledgement of {@code shard} under {@code ownerEpoch}: another owner or
+     * epoch is recorded there, so this member's view of its assignment is stale. As Kafka's consumer does on a
+     * fenced commit, the member drops every shard ({@link FenceAll}) and rejoins with its next heartbeat, which
+     * is due at once. Ignored (no action) when the member no longer holds the shard under that epoch: it was
+     * revoked, reassigned or the member fenced itself already.
+     */
+    public List<MemberAction> onShardFenced(long nowMs, ShardId shard, long ownerEpoch, String reason) {
+        List<MemberAction> actions = new ArrayList<>(tick(nowMs));
+        Integer owned = this.owned.get(shard);
+        boolean held = owned != null && owned == ownerEpoch || revoking.get(shard) == RevokeState.DRAINING;
+        if (!state.mayHoldShards() || !held) {
+            return actions;
+        }
+        actions.addAll(fenceAll("Redis refused " + shard + " under owner epoch " + ownerEpoch + ": " + reason));
+        nextHeartbeatAtMs = nowMs;
+        return actions;
+    }
+
     /** {@link #onShardDrained(ShardId, int)} for a drain asked in the current generation. */
     public void onShardDrained(ShardId shard) {
         onShardDrained(shard, generation);

@@ -121,6 +121,23 @@ public final class MemberVerticle extends VerticleBase {
         return this;
     }
 
+    /**
+     * The member's poller stopped {@code shard} as fenced. When Redis refused a shard this member still holds
+     * under {@code ownerEpoch}, the member drops all its shards and rejoins at once, as Kafka's consumer does on a
+     * fenced commit ({@link Membership#onShardFenced}); otherwise (already revoked, or the member fenced itself)
+     * nothing happens. Any thread.
+     */
+    public void shardFenced(ShardId shard, long ownerEpoch, String reason) {
+        context.runOnContext(v -> {
+            List<MemberAction> actions = membership.onShardFenced(clockMs.getAsLong(), shard, ownerEpoch, reason);
+            if (!actions.isEmpty()) {
+                LOG.warn("Member {}: Redis fenced {} (owner epoch {}); rejoining: {}", memberId(), shard, ownerEpoch, reason);
+                execute(actions);
+                step();
+            }
+        });
+    }
+
     /** The member id. */
     public String memberId() {
         return membership.config().memberId();

@@ -42,6 +42,7 @@ public final class RedisClient {
     private final Redis pooled;
     private final RandomGenerator random;
     private volatile RedisServerInfo serverInfo;
+    private final List<Redis> children = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private RedisClient(Vertx vertx, RedisConfig config, RandomGenerator random) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
@@ -109,6 +110,18 @@ public final class RedisClient {
         return connection;
     }
 
+    /**
+     * A separate Vert.x client with its own pool of at most {@code maxConnections}, for connections held
+     * for a long time ({@code Redis.connect()} leases a connection of the client's pool until it is closed,
+     * so taking them from {@link #redis()} would starve {@link #send}). No timeout or reconnect is added.
+     * {@link #close()} closes it too.
+     */
+    public Redis newClient(int maxConnections) {
+        Redis client = Redis.createClient(vertx, options(config, maxConnections, Math.max(64, maxConnections * 4)));
+        children.add(client);
+        return client;
+    }
+
     /** Reads {@code INFO server} again; a changed {@link RedisServerInfo#runId()} means the server restarted. */
     public Future<RedisServerInfo> refreshServerInfo() {
         return send(Request.cmd(Command.INFO).arg("server")).map(reply -> {
@@ -147,9 +160,12 @@ public final class RedisClient {
         return pooled;
     }
 
-    /** Closes the pool (dedicated connections are closed by their owners). */
+    /** Closes the pool and the clients of {@link #newClient} (dedicated connections are closed by their owners). */
     public Future<Void> close() {
-        return pooled.close();
+        List<Future<Void>> closing = new java.util.ArrayList<>();
+        children.forEach(c -> closing.add(c.close()));
+        closing.add(pooled.close());
+        return Future.join(closing).mapEmpty();
     }
 
     /** Vert.x client options for the given pool size. */

@@ -3,6 +3,8 @@ package io.shardline.runtime.shard;
 import io.shardline.api.handler.NonRetriableException;
 import io.shardline.api.handler.StreamRecord;
 import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 
 /**
  * The retry state of the one batch a shard has in flight. The whole batch is tried up to
@@ -52,10 +54,15 @@ final class BatchRun {
         return lastError;
     }
 
-    /** Records a failure of {@link #current()} and decides what comes next. */
+    /**
+     * Records a failure of {@link #current()} and decides what comes next. A {@link NonRetriableException}
+     * (also when an async handler's stage wraps it in a {@link CompletionException}) is never retried: a batch
+     * is split at once, a single record is dead-lettered at once.
+     */
     Decision failed(Throwable error, int maxAttempts) {
-        lastError = error;
-        boolean permanent = error instanceof NonRetriableException;
+        Throwable cause = unwrap(error);
+        lastError = cause;
+        boolean permanent = cause instanceof NonRetriableException;
         if (!permanent && attempt < maxAttempts) {
             attempt++;
             return Decision.RETRY;
@@ -66,6 +73,15 @@ final class BatchRun {
             return Decision.SPLIT;
         }
         return Decision.DEAD_LETTER;
+    }
+
+    /** The failure under the wrappers of async machinery ({@link CompletionException}, {@link ExecutionException}). */
+    static Throwable unwrap(Throwable error) {
+        Throwable e = error;
+        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+            e = e.getCause();
+        }
+        return e;
     }
 
     /** Marks {@link #current()} done (handled or dead-lettered). */

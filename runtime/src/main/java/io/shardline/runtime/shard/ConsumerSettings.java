@@ -17,6 +17,7 @@ import java.util.Objects;
  * @param releaseMode whether a release finishes or abandons the batch in flight
  * @param wakeUpBlockMs the BLOCK time of the member's wake-up {@code XREAD}
  * @param takeoverPageSize entries moved per takeover page
+ * @param hotPath how the fenced ack-and-read of the hot path is done (a Redis Cluster always uses the script)
  */
 public record ConsumerSettings(
         String group,
@@ -30,7 +31,8 @@ public record ConsumerSettings(
         long handlerTimeoutMs,
         ReleaseMode releaseMode,
         long wakeUpBlockMs,
-        int takeoverPageSize) {
+        int takeoverPageSize,
+        HotPath hotPath) {
 
     /** What happens to the batch in flight when a shard is released. */
     public enum ReleaseMode {
@@ -46,6 +48,7 @@ public record ConsumerSettings(
         Objects.requireNonNull(ackMode, "ackMode");
         Objects.requireNonNull(deadLetterStream, "deadLetterStream");
         Objects.requireNonNull(releaseMode, "releaseMode");
+        Objects.requireNonNull(hotPath, "hotPath");
         requirePositive("max.concurrency", maxConcurrency);
         requirePositive("batch.size", batchSize);
         requirePositive("max.attempts", maxAttempts);
@@ -58,28 +61,42 @@ public record ConsumerSettings(
         }
     }
 
+    /** Settings with the default hot path ({@link HotPath#TRANSACTION}). */
+    public ConsumerSettings(String group, int maxConcurrency, int batchSize, AckMode ackMode, int maxAttempts,
+                            long retryBackoffMs, long retryBackoffMaxMs, String deadLetterStream, long handlerTimeoutMs,
+                            ReleaseMode releaseMode, long wakeUpBlockMs, int takeoverPageSize) {
+        this(group, maxConcurrency, batchSize, ackMode, maxAttempts, retryBackoffMs, retryBackoffMaxMs, deadLetterStream,
+                handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, HotPath.TRANSACTION);
+    }
+
     /** Defaults for tests and tools: 4 workers, batches of 100, 3 attempts, 100 ms..10 s backoff, 30 s timeout. */
     public static ConsumerSettings defaults(String group, String deadLetterStream) {
         return new ConsumerSettings(group, 4, 100, AckMode.ACK, 3, 100, 10_000, deadLetterStream, 30_000,
-                ReleaseMode.FINISH, 1_000, 1_000);
+                ReleaseMode.FINISH, 1_000, 1_000, HotPath.TRANSACTION);
     }
 
     /** A copy with other local worker capacity and batch size. */
     public ConsumerSettings withConcurrency(int newMaxConcurrency, int newBatchSize) {
         return new ConsumerSettings(group, newMaxConcurrency, newBatchSize, ackMode, maxAttempts, retryBackoffMs,
-                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize);
+                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath);
     }
 
     /** A copy with other retry settings. */
     public ConsumerSettings withRetries(int newMaxAttempts, long newBackoffMs, long newBackoffMaxMs, long newTimeoutMs) {
         return new ConsumerSettings(group, maxConcurrency, batchSize, ackMode, newMaxAttempts, newBackoffMs,
-                newBackoffMaxMs, deadLetterStream, newTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize);
+                newBackoffMaxMs, deadLetterStream, newTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath);
     }
 
     /** A copy with another ack mode and release mode. */
     public ConsumerSettings withModes(AckMode newAckMode, ReleaseMode newReleaseMode) {
         return new ConsumerSettings(group, maxConcurrency, batchSize, newAckMode, maxAttempts, retryBackoffMs,
-                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, newReleaseMode, wakeUpBlockMs, takeoverPageSize);
+                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, newReleaseMode, wakeUpBlockMs, takeoverPageSize, hotPath);
+    }
+
+    /** A copy with another hot path. */
+    public ConsumerSettings withHotPath(HotPath newHotPath) {
+        return new ConsumerSettings(group, maxConcurrency, batchSize, ackMode, maxAttempts, retryBackoffMs,
+                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, newHotPath);
     }
 
     /** The retry delay before attempt {@code attempt + 1}: {@code retryBackoffMs * 2^(attempt-1)}, capped. */

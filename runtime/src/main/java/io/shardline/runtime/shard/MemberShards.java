@@ -58,6 +58,15 @@ public final class MemberShards {
         /** The shard was lost: Redis records another owner or epoch. The member should report it gone. */
         default void fenced(ShardId shard, long epoch, String reason) {
         }
+
+        /**
+         * The shard of member {@code memberId} was stopped as fenced (Redis refused its read or ack, or the member
+         * fenced itself); by default calls {@link #fenced(ShardId, long, String)}. The worker routes it to the
+         * member's heartbeat loop, which rejoins when Redis refused a shard it still holds.
+         */
+        default void fenced(String memberId, ShardId shard, long epoch, String reason) {
+            fenced(shard, epoch, reason);
+        }
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(MemberShards.class);
@@ -92,7 +101,7 @@ public final class MemberShards {
         this.context = vertx.getOrCreateContext();
         this.handlerContext = handlerContext;
         this.settings = settings;
-        this.commands = new ShardCommands(redis);
+        this.commands = new ShardCommands(redis, settings.hotPath());
         this.handler = handler;
         this.executor = vertx.createSharedWorkerExecutor("shardline-handler-" + handlerContext.memberId(),
                 settings.maxConcurrency() * 2, 365, TimeUnit.DAYS);

@@ -2,6 +2,7 @@ package io.shardline.runtime.shard;
 
 import io.shardline.runtime.redis.RedisClient;
 import io.vertx.core.Future;
+import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -10,15 +11,30 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@link ShardRedis} over the worker's Redis connection layer ({@link RedisClient}): pooled commands with
  * its per-command timeout, the server's XACKDEL support from its {@code INFO server}, and plain
- * dedicated connections for the wake-up read (which reconnects by itself). Thread-safe.
+ * dedicated connections for the wake-up read (which reconnects by itself), and at most {@code redis.pool.size}
+ * exclusive connections for the transactional hot path. Thread-safe.
  */
 public final class RuntimeShardRedis implements ShardRedis {
 
-    private final RedisClient client;
+    /** The most wake-up connections (one per member) open at once on one worker. */
+    static final int MAX_WAKE_UP_CONNECTIONS = 256;
 
-    /** Adapts {@code client}. */
+    private final RedisClient client;
+    private final Redis wakeUpClient;
+    private final Redis exclusiveClient;
+    private final ExclusiveConnections exclusive;
+
+    /**
+     * Adapts {@code client}. The hot path's exclusive connections (at most {@code redis.pool.size}) and the
+     * members' wake-up connections come from two pools of their own, so neither can starve the other nor
+     * {@link #send}.
+     */
     public RuntimeShardRedis(RedisClient client) {
         this.client = client;
+        this.wakeUpClient = client.newClient(MAX_WAKE_UP_CONNECTIONS);
+        this.exclusiveClient = client.newClient(client.config().poolSize());
+        this.exclusive = new ExclusiveConnections(
+                () -> exclusiveClient.connect().timeout(commandTimeoutMs(), TimeUnit.MILLISECONDS), client.config().poolSize());
     }
 
     @Override
@@ -28,7 +44,17 @@ public final class RuntimeShardRedis implements ShardRedis {
 
     @Override
     public Future<RedisConnection> connectDedicated() {
-        return client.redis().connect().timeout(commandTimeoutMs(), TimeUnit.MILLISECONDS);
+        return wakeUpClient.connect().timeout(commandTimeoutMs(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public ExclusiveConnections exclusiveConnections() {
+        return exclusive;
+    }
+
+    @Override
+    public boolean cluster() {
+        return client.config().cluster();
     }
 
     @Override
@@ -39,5 +65,10 @@ public final class RuntimeShardRedis implements ShardRedis {
     @Override
     public boolean supportsXackdel() {
         return client.supportsXackdel();
+    }
+
+    /** Closes the exclusive and wake-up pools (the worker's {@link RedisClient} is closed by its owner). */
+    public Future<Void> close() {
+        return exclusive.close().eventually(wakeUpClient::close).eventually(exclusiveClient::close);
     }
 }

@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * The shard operations, as typed calls of the {@code shardline} Redis FUNCTION library
  * ({@code shardline.lua} beside this class): fenced read, fenced ack / ack-delete, fenced takeover
  * (XAUTOCLAIM JUSTID, paged) and set-owner, plus group creation and dead-letter writes. A call that finds
- * the library missing (Redis restarted) loads it again and retries once. Thread-safe.
+ * the library missing (Redis restarted) loads it again and retries once. The hot path (acknowledge a batch
+ * and read the next, or read new entries) is a {@link FencedTransaction} by default ({@link HotPath}).
+ * Thread-safe.
  */
 public final class ShardCommands {
 
@@ -32,10 +34,24 @@ public final class ShardCommands {
     private static final Logger LOG = LoggerFactory.getLogger(ShardCommands.class);
 
     private final ShardRedis redis;
+    private final HotPath hotPath;
+    private final FencedTransaction transaction;
 
-    /** Commands over {@code redis}. */
+    /** Commands over {@code redis}; the hot path is {@link HotPath#TRANSACTION}, or the script on a Redis Cluster. */
     public ShardCommands(ShardRedis redis) {
+        this(redis, redis.cluster() ? HotPath.SCRIPT : HotPath.TRANSACTION);
+    }
+
+    /** Commands over {@code redis} with the given hot path (a cluster always gets {@link HotPath#SCRIPT}). */
+    public ShardCommands(ShardRedis redis, HotPath hotPath) {
         this.redis = redis;
+        this.hotPath = redis.cluster() ? HotPath.SCRIPT : hotPath;
+        this.transaction = new FencedTransaction(redis.commandTimeoutMs());
+    }
+
+    /** The hot path in use. */
+    public HotPath hotPath() {
+        return hotPath;
     }
 
     /** The page of a fenced read: the cursor (see {@code shard_read} in the library) and the live entries. */
@@ -58,6 +74,9 @@ public final class ShardCommands {
 
     /** Fenced {@code XREADGROUP ... COUNT count STREAMS shard id}; {@code id} is {@code >} or a PEL cursor. */
     public Future<ReadResult> read(ShardId shard, String group, String member, long epoch, int count, String id) {
+        if (">".equals(id) && hotPath == HotPath.TRANSACTION) {
+            return ackAndRead(shard, group, member, epoch, AckMode.ACK, List.of(), count);
+        }
         return withLibrary(() -> redis.send(fcall("shard_read", shard, group).arg(group).arg(member).arg(epoch).arg(count).arg(id))
                 .map(r -> parseRead(shard, r)));
     }
@@ -72,11 +91,17 @@ public final class ShardCommands {
     }
 
     /**
-     * Fenced acknowledgement of {@code ids} followed by a fenced read of up to {@code count} new entries, in
-     * one script call (one round trip per batch on the hot path).
+     * Fenced acknowledgement of {@code ids} followed by a fenced read of up to {@code count} new entries: one
+     * {@link FencedTransaction} on an exclusive connection ({@link HotPath#TRANSACTION}), or one script call
+     * ({@link HotPath#SCRIPT}).
      */
     public Future<ReadResult> ackAndRead(ShardId shard, String group, String member, long epoch, AckMode mode,
                                          List<String> ids, int count) {
+        if (hotPath == HotPath.TRANSACTION) {
+            String ackMode = scriptMode(mode);
+            return redis.exclusiveConnections().with(c ->
+                    transaction.ackAndRead(c, shard, group, member, epoch, ackMode, ids, count));
+        }
         return withLibrary(() -> {
             Request req = fcall("shard_ack_read", shard, group).arg(group).arg(member).arg(epoch).arg(scriptMode(mode)).arg(count);
             ids.forEach(req::arg);

@@ -325,7 +325,7 @@ final class ShardSteps {
         scheduler.unschedule(s);
         cancelTimer(s);
         scheduler.forget(s);
-        events.fenced(s.shard(), s.ownerEpoch(), reason);
+        events.fenced(memberId, s.shard(), s.ownerEpoch(), reason);
         Future<Void> revoked = revoked(s);
         if (s.released != null) {
             revoked.onComplete(ar -> s.released.complete());

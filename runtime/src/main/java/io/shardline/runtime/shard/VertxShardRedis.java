@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
 
 /**
  * {@link ShardRedis} over a plain Vert.x Redis client: a bounded pool for commands, each with a timeout
- * (the client has none of its own), and dedicated connections on demand. The client reconnects pooled
+ * (the client has none of its own), dedicated connections on demand (from a pool of their own, at most 64),
+ * and as many exclusive connections for the hot path as the command pool has (a third pool). The client reconnects pooled
  * connections by itself on the next command after a failure. Thread-safe.
  */
 public final class VertxShardRedis implements ShardRedis, AutoCloseable {
@@ -23,16 +24,25 @@ public final class VertxShardRedis implements ShardRedis, AutoCloseable {
     private static final Pattern VERSION = Pattern.compile("redis_version:(\\d+)\\.(\\d+)");
 
     private final Redis client;
+    private final Redis dedicatedClient;
+    private final Redis exclusiveClient;
     private final long commandTimeoutMs;
+    private final ExclusiveConnections exclusive;
     private volatile boolean xackdel;
 
-    private VertxShardRedis(Redis client, long commandTimeoutMs) {
-        this.client = client;
+    private VertxShardRedis(Vertx vertx, RedisOptions options, long commandTimeoutMs) {
+        int maxExclusive = options.getMaxPoolSize();
+        this.client = Redis.createClient(vertx, new RedisOptions(options));
+        this.dedicatedClient = Redis.createClient(vertx, new RedisOptions(options).setMaxPoolSize(64));
+        this.exclusiveClient = Redis.createClient(vertx, new RedisOptions(options));
         this.commandTimeoutMs = commandTimeoutMs;
+        this.exclusive = new ExclusiveConnections(
+                () -> exclusiveClient.connect().timeout(commandTimeoutMs, TimeUnit.MILLISECONDS), maxExclusive);
     }
 
     /**
-     * A client for {@code uri} with at most {@code maxPoolSize} pooled connections.
+     * A client for {@code uri} with at most {@code maxPoolSize} pooled connections, and as many exclusive ones
+     * for the transactional hot path.
      *
      * @param commandTimeoutMs per-command timeout; blocking commands should use a dedicated connection
      */
@@ -42,7 +52,7 @@ public final class VertxShardRedis implements ShardRedis, AutoCloseable {
                 .setMaxPoolSize(maxPoolSize)
                 .setMaxPoolWaiting(Math.max(256, maxPoolSize * 64))
                 .setPreferredProtocolVersion(ProtocolVersion.RESP2);
-        return new VertxShardRedis(Redis.createClient(vertx, options), commandTimeoutMs);
+        return new VertxShardRedis(vertx, options, commandTimeoutMs);
     }
 
     @Override
@@ -52,7 +62,12 @@ public final class VertxShardRedis implements ShardRedis, AutoCloseable {
 
     @Override
     public Future<RedisConnection> connectDedicated() {
-        return client.connect().timeout(commandTimeoutMs, TimeUnit.MILLISECONDS);
+        return dedicatedClient.connect().timeout(commandTimeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public ExclusiveConnections exclusiveConnections() {
+        return exclusive;
     }
 
     @Override
@@ -78,6 +93,9 @@ public final class VertxShardRedis implements ShardRedis, AutoCloseable {
 
     @Override
     public void close() {
+        exclusive.close();
+        exclusiveClient.close();
+        dedicatedClient.close();
         client.close();
     }
 }

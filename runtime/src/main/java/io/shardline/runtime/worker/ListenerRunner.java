@@ -8,6 +8,7 @@ import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.listener.Listener;
 import io.shardline.runtime.listener.ListenerDefinition;
 import io.shardline.runtime.listener.StreamSpec;
+import io.shardline.runtime.member.FencedShardRelay;
 import io.shardline.runtime.member.MemberShardsPort;
 import io.shardline.runtime.member.MemberVerticle;
 import io.shardline.runtime.metrics.MemberMetrics;
@@ -55,6 +56,8 @@ public final class ListenerRunner {
     private final MetricRegistry registry;
     private final Supplier<LeaderView> view;
     private final LongSupplier clockMs;
+    /** Shards a member's poller stopped as fenced go to that member's heartbeat loop (which rejoins). */
+    private final FencedShardRelay fences = new FencedShardRelay();
 
     /**
      * A runner. Create it on a plain thread (not an event loop).
@@ -80,8 +83,7 @@ public final class ListenerRunner {
      * @param shardPaused whether a shard is paused on its own; asked at every acquisition
      */
     public Future<Started> start(ListenerDefinition definition, boolean paused, Predicate<ShardId> shardPaused) {
-        return Listener.start(vertx, redis, definition, config.workerId(), registry, new MemberShards.Events() { },
-                        System::currentTimeMillis)
+        return Listener.start(vertx, redis, definition, config.workerId(), registry, fences, System::currentTimeMillis)
                 .compose(listener -> (paused ? listener.pause() : Future.<Void>succeededFuture())
                         .compose(v -> deployMembers(definition, listener, shardPaused))
                         .recover(e -> listener.close().transform(ignored -> Future.failedFuture(e))));
@@ -92,6 +94,7 @@ public final class ListenerRunner {
         if (started == null) {
             return Future.succeededFuture();
         }
+        started.members().forEach(m -> fences.unregister(m.memberId()));
         return Future.join(started.members().stream().map(MemberVerticle::leave).toList()).otherwiseEmpty()
                 .compose(v -> Future.join(started.deployments().stream().map(vertx::undeploy).toList()))
                 .otherwiseEmpty()
@@ -115,6 +118,7 @@ public final class ListenerRunner {
                     pausingPort(shards, shardPaused), view, clockMs, config.heartbeatIntervalMs(), 50)
                     .metrics(memberMetrics);
             members.add(member);
+            fences.register(shards.memberId(), member::shardFenced);
             // From the runner's own context (part of no deployment): deployed from a member's context, the loop
             // would be that member's child and fail to deploy while it is being undeployed.
             Promise<String> id = Promise.promise();

@@ -46,17 +46,20 @@ final class MemberHarness implements AutoCloseable {
     }
 
     MemberShards member(String id, Handler handler, ConsumerSettings settings) {
+        return member(id, handler, settings, new MemberShards.Events() {
+            @Override
+            public void fenced(ShardId shard, long epoch, String reason) {
+                fenced.add(id + " " + shard + "@" + epoch);
+            }
+        });
+    }
+
+    MemberShards member(String id, Handler handler, ConsumerSettings settings, MemberShards.Events events) {
         PluginDesc desc = new PluginDesc(Handler.class.getName(), handler.getClass().getName(), "test", "1", "classpath",
                 getClass().getClassLoader());
         MemberContext context = new MemberContext("orders-listener", id, settings.group(), new ConfigDef().parse(Map.of()),
                 HandlerMetrics.noop());
-        MemberShards m = new MemberShards(vertx, redis, new HandlerPlugin(desc, handler), context, settings,
-                new MemberShards.Events() {
-                    @Override
-                    public void fenced(ShardId shard, long epoch, String reason) {
-                        fenced.add(id + " " + shard + "@" + epoch);
-                    }
-                },
+        MemberShards m = new MemberShards(vertx, redis, new HandlerPlugin(desc, handler), context, settings, events,
                 new ConsumptionMetrics(registry, "orders-listener"), System::currentTimeMillis, System::nanoTime);
         await(m.start());
         members.add(m);
