@@ -151,6 +151,10 @@ final class ShardSteps {
                 return;
             }
             s.batch = new BatchRun(page.records());
+            if (s.paused || scheduler.memberPaused()) {
+                finish(s, Next.AGAIN); // paused while the read was in flight: handled once resumed
+                return;
+            }
             process(s);
         });
     }

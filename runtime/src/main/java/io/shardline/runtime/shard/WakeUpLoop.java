@@ -5,6 +5,7 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
+import io.vertx.core.Promise;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
@@ -26,13 +27,22 @@ import org.slf4j.LoggerFactory;
  * with the new set. On a connection failure every idle shard is woken (its fenced read then backs off
  * on errors by itself) and the connection is opened again.
  *
- * <p>Used on the member's context only. Standalone Redis: a multi-key XREAD needs all keys in one slot
- * on a Redis Cluster.
+ * <p>Redis Cluster: a multi-key {@code XREAD} must name keys of one hash slot only, and every shard has a
+ * slot of its own (its hash tag), so one blocking read cannot cover the member's shards. In cluster mode the
+ * loop polls instead: every {@code pollMs} (at most {@value #MAX_CLUSTER_POLL_MS} ms) it sends one non-blocking
+ * read-only {@code XREAD COUNT 1 STREAMS ...} per group of idle shards that share a slot ({@link HashSlot}), on
+ * pooled connections that the cluster client routes to the slot's node, and wakes the shards that have new
+ * entries. An idle shard is so noticed within one poll interval, at the cost of one small read per slot group
+ * and interval.
+ *
+ * <p>Used on the member's context only.
  */
 final class WakeUpLoop {
 
     private static final Logger LOG = LoggerFactory.getLogger(WakeUpLoop.class);
     private static final long UNBLOCK_DELAY_MS = 2;
+    /** The longest poll interval in cluster mode. */
+    static final long MAX_CLUSTER_POLL_MS = 50;
 
     private final ShardRedis redis;
     private final Context context;
@@ -48,12 +58,17 @@ final class WakeUpLoop {
     private long readGeneration;
     private boolean closed;
     private int failures;
+    private final boolean cluster;
+    private final long pollMs;
+    private boolean pollScheduled;
 
     WakeUpLoop(ShardRedis redis, Context context, long blockMs, Consumer<ShardId> onWake) {
         this.redis = redis;
         this.context = context;
         this.blockMs = blockMs;
         this.onWake = onWake;
+        this.cluster = redis.cluster();
+        this.pollMs = Math.max(1, Math.min(blockMs, MAX_CLUSTER_POLL_MS));
     }
 
     /** Waits for entries after {@code id} on {@code shard}. */
@@ -86,6 +101,10 @@ final class WakeUpLoop {
     }
 
     private void kick() {
+        if (cluster) {
+            schedulePoll();
+            return;
+        }
         if (closed || reading || idle.isEmpty()) {
             return;
         }
@@ -111,6 +130,52 @@ final class WakeUpLoop {
             woken(ar.result());
             kick();
         });
+    }
+
+    // ---- cluster mode: polling per hash slot ----
+
+    private void schedulePoll() {
+        if (closed || pollScheduled || idle.isEmpty()) {
+            return;
+        }
+        pollScheduled = true;
+        context.owner().setTimer(pollMs, t -> context.runOnContext(v -> poll()));
+    }
+
+    private void poll() {
+        if (closed) {
+            return;
+        }
+        List<Future<Void>> reads = new ArrayList<>();
+        for (List<ShardId> group : slotGroups(idle.keySet())) {
+            Request req = Request.cmd(Command.XREAD).arg("COUNT").arg(1).arg("STREAMS");
+            group.forEach(s -> req.arg(s.key()));
+            group.forEach(s -> req.arg(idle.get(s)));
+            Promise<Void> done = Promise.promise();
+            onContext(redis.send(req), ar -> {
+                if (ar.succeeded()) {
+                    woken(ar.result());
+                } else {
+                    LOG.debug("Wake-up poll of {} failed; waking them (their reads back off): {}", group, ar.cause().toString());
+                    group.stream().filter(s -> idle.remove(s) != null).forEach(onWake);
+                }
+                done.complete();
+            });
+            reads.add(done.future());
+        }
+        Future.join(reads).onComplete(ar -> {
+            pollScheduled = false;
+            schedulePoll();
+        });
+    }
+
+    /** {@code shards} grouped by hash slot (one multi-key read per group), in a stable order. */
+    static List<List<ShardId>> slotGroups(java.util.Collection<ShardId> shards) {
+        Map<Integer, List<ShardId>> bySlot = new java.util.TreeMap<>();
+        for (ShardId s : shards) {
+            bySlot.computeIfAbsent(HashSlot.of(s.key()), k -> new ArrayList<>()).add(s);
+        }
+        return new ArrayList<>(bySlot.values());
     }
 
     private void woken(Response reply) {

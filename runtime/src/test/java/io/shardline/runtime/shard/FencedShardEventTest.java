@@ -72,9 +72,9 @@ class FencedShardEventTest {
             inHandler.countDown();
             release.await(10, TimeUnit.SECONDS);
         };
+        add(h.redis, s, 3); // before the acquisition, so that the first batch holds all three
         MemberShards a = h.member("A", handler, MemberHarness.settings(1, 10), relay);
         await(a.acquire(s, 1));
-        add(h.redis, s, 3);
         assertThat(inHandler.await(10, TimeUnit.SECONDS)).isTrue();
 
         await(h.commands.setOwner(s, MemberHarness.GROUP, "B", 2)); // handed over while A is inside the handler
