@@ -186,6 +186,16 @@ public final class Membership {
         return actions;
     }
 
+    /**
+     * Makes the next heartbeat due no later than {@code atMs}: the runtime retries sooner than one interval when the
+     * coordinator moved (an answer {@code NOT_COORDINATOR}, a failed request, a new leader in its cluster view), so
+     * that the member's lease is renewed by the new coordinator before it runs out. Safe at any time: a heartbeat only
+     * ever extends the lease by an answer to it.
+     */
+    public void expediteHeartbeat(long atMs) {
+        nextHeartbeatAtMs = Math.min(nextHeartbeatAtMs, atMs);
+    }
+
     /** The request {@code requestId} failed (timeout, transport error): the next heartbeat may be sent. */
     public void onRequestFailed(long nowMs, long requestId) {
         maybeSelfFence(nowMs);

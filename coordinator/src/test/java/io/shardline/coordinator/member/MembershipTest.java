@@ -164,6 +164,22 @@ class MembershipTest {
     }
 
     @Test
+    void testExpeditedHeartbeatAfterNotCoordinatorIsDueBeforeTheIntervalAndKeepsTheLease() {
+        joinWith(0, Map.of(S0, 1));
+        long lease = member.leaseDeadlineMs();
+        SentHeartbeat hb = member.heartbeat(500);
+        assertEquals(List.of(), member.onResponse(510, hb.requestId(), error(ErrorCode.NOT_COORDINATOR)));
+        assertFalse(member.heartbeatDue(600), "an error answer waits one interval by itself");
+        member.expediteHeartbeat(610);
+        assertFalse(member.heartbeatDue(609));
+        assertTrue(member.heartbeatDue(610));
+        member.expediteHeartbeat(5_000);
+        assertTrue(member.heartbeatDue(610), "expediting never delays a heartbeat already due");
+        assertEquals(lease, member.leaseDeadlineMs(), "only an answer without error extends the lease");
+        assertEquals(Map.of(S0, 1), member.owned());
+    }
+
+    @Test
     void testStableToLeavingToLeft() {
         joinWith(0, Map.of(S0, 1));
         assertEquals(List.of(new RevokeShard(S0, 0)), member.leave(100));

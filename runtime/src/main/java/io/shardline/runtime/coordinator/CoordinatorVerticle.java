@@ -12,6 +12,7 @@ import io.shardline.coordinator.protocol.LeaveResponse;
 import io.shardline.coordinator.record.ChangeReason;
 import io.shardline.coordinator.record.CoordinatorRecord;
 import io.shardline.coordinator.record.ShardOwnerRecord;
+import io.shardline.runtime.cluster.ClusterMember;
 import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.shard.ShardCommands;
@@ -22,12 +23,16 @@ import io.shardline.runtime.store.StoreFencedException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -48,13 +53,19 @@ import org.slf4j.LoggerFactory;
  * leader re-fences the same way before writing again.
  *
  * <p>Lifecycle: {@code FOLLOWER -> CLAIMING -> LEADER}, back to {@code FOLLOWER} when another worker
- * leads, {@code DEPOSED} when Redis holds a newer leader epoch. Context-confined: all state is touched only
- * on this verticle's context.
+ * leads, {@code DEPOSED} when Redis holds a newer leader epoch, {@code RESIGNED} (terminal) once the worker
+ * stops ({@link #handOver}). Context-confined: all state is touched only on this verticle's context.
+ *
+ * <p>Graceful hand-over: a stopping leader asks the next oldest worker to claim the leader epoch at once
+ * ({@link CoordinatorWire#TAKE_OVER}) and keeps answering until that claim fenced it in Redis, then answers
+ * {@code NOT_COORDINATOR} naming the successor ({@link CoordinatorWire#COORDINATOR_HINT}) until every member
+ * it knew asked once, so members move to the successor without a gap in their leases, before this worker
+ * leaves the cluster. The successor keeps leading while the cluster view still names the stopping worker.
  */
 public final class CoordinatorVerticle extends VerticleBase {
 
     /** The host's role. */
-    public enum Role { FOLLOWER, CLAIMING, LEADER, DEPOSED }
+    public enum Role { FOLLOWER, CLAIMING, LEADER, DEPOSED, RESIGNED }
 
     private static final Logger LOG = LoggerFactory.getLogger(CoordinatorVerticle.class);
     private static final int MAX_RECORDS_BEFORE_COMPACTION = 2_000;
@@ -92,6 +103,15 @@ public final class CoordinatorVerticle extends VerticleBase {
     private boolean served;
     private MessageConsumer<JsonObject> consumer;
     private long timer = -1;
+    /** Set by {@link #handOver}: this worker stops and never claims again. */
+    private boolean stopping;
+    /** The worker this one handed leadership over to (named in NOT_COORDINATOR answers), or null. */
+    private String successor;
+    /** The stopping worker that handed leadership to this one while the cluster view may still name it leader. */
+    private String handedOverBy;
+    /** Members of the resigned coordinator not yet told where the coordinator went. */
+    private final Set<String> toRedirect = new HashSet<>();
+    private Promise<Void> redirected;
 
     /** Creates the host; deploy it once per worker. */
     public CoordinatorVerticle(CoordinatorHostSettings s) {
@@ -143,16 +163,120 @@ public final class CoordinatorVerticle extends VerticleBase {
         return p.future();
     }
 
+    /**
+     * Hands leadership over before this worker stops (call it after the worker's own members left): if this worker
+     * leads, the next oldest worker is asked to claim at once and this host answers until it has; then this host
+     * resigns for good and names the successor to every member that asks, until each member it knew asked once
+     * or {@code 2 x heartbeat.interval.ms} passed. A worker that does not lead just resigns. Completes when that is
+     * done (also when the successor could not be reached within {@code timeoutMs}: the cluster view then decides,
+     * as after a crash). Any thread.
+     */
+    public Future<Void> handOver(long timeoutMs) {
+        Promise<Void> done = Promise.promise();
+        context.runOnContext(v -> {
+            stopping = true;
+            Optional<String> next = view == null ? Optional.empty() : view.members().stream()
+                    .map(ClusterMember::workerId).filter(w -> !w.equals(workerId)).findFirst();
+            if (role != Role.LEADER || next.isEmpty()) {
+                resign(next.orElse(null), role == Role.LEADER ? "stopping; no other worker to hand over to" : "stopping");
+                done.complete();
+                return;
+            }
+            successor = next.get();
+            for (String group : coordinator.groupIds()) {
+                coordinator.group(group).ifPresent(g -> toRedirect.addAll(g.members().keySet()));
+            }
+            long started = clockMs.getAsLong();
+            LOG.info("Coordinator on {}: handing leadership (epoch {}) over to {}", workerId, leaderEpoch, successor);
+            vertx.eventBus().<JsonObject>request(CoordinatorWire.address(clusterName, successor),
+                            new JsonObject().put(CoordinatorWire.OP, CoordinatorWire.TAKE_OVER).put("from", workerId),
+                            new DeliveryOptions().setSendTimeout(Math.max(1, timeoutMs)))
+                    .onComplete(ar -> context.runOnContext(x -> {
+                        resign(successor, ar.succeeded()
+                                ? "handed over to " + successor + " in " + (clockMs.getAsLong() - started) + " ms"
+                                : "hand-over to " + successor + " failed (" + ar.cause().getMessage()
+                                        + "); the cluster view decides");
+                        awaitRedirected(2L * heartbeatIntervalMs).onComplete(done);
+                    }));
+        });
+        return done.future();
+    }
+
+    private void resign(String next, String why) {
+        successor = next;
+        discard(Role.RESIGNED, why);
+    }
+
+    private Future<Void> awaitRedirected(long timeoutMs) {
+        if (toRedirect.isEmpty() || successor == null) {
+            return Future.succeededFuture();
+        }
+        redirected = Promise.promise();
+        long timer = vertx.setTimer(Math.max(1, timeoutMs), id -> {
+            if (!toRedirect.isEmpty()) {
+                LOG.info("Coordinator on {}: {} member(s) did not ask within {} ms: {}", workerId, toRedirect.size(),
+                        timeoutMs, toRedirect);
+            }
+            redirected.tryComplete();
+        });
+        return redirected.future().onComplete(ar -> vertx.cancelTimer(timer));
+    }
+
+    private void redirectedOne(String memberId) {
+        if (toRedirect.remove(memberId) && toRedirect.isEmpty() && redirected != null) {
+            redirected.tryComplete();
+        }
+    }
+
+    /** The successor's side of a hand-over: claim now, answer once leading (or failing; retries go on). */
+    private Future<Void> takeOver(Message<JsonObject> message, String from) {
+        if (stopping) {
+            message.fail(ErrorCode.NOT_COORDINATOR.code(), "worker " + workerId + " is stopping too");
+            return Future.succeededFuture();
+        }
+        if (role == Role.LEADER) {
+            message.reply(new JsonObject().put("leaderEpoch", leaderEpoch));
+            return Future.succeededFuture();
+        }
+        handedOverBy = from;
+        transitionTo(Role.CLAIMING, "worker " + from + " hands leadership over");
+        int myTerm = ++term;
+        long started = clockMs.getAsLong();
+        // Prepare while the old leader still answers: load and replay the log once (warming up the code this worker
+        // may never have run), so that the window between the claim (which fences the old leader) and answering as
+        // leader is one claim and one warm replay.
+        return log.load().compose(state -> replay(state, false).map(warm -> {
+            LOG.info("Coordinator on {}: prepared to take over from {}: replayed {} records in {} ms", workerId, from,
+                    state.records().size(), clockMs.getAsLong() - started);
+            return (Void) null;
+        })).recover(e -> {
+            LOG.warn("Coordinator on {}: preparing the take-over failed, claiming anyway: {}", workerId, e.getMessage());
+            return Future.succeededFuture();
+        }).compose(v -> attemptClaim(myTerm, 0)).onComplete(ar -> {
+            if (role == Role.LEADER) {
+                message.reply(new JsonObject().put("leaderEpoch", leaderEpoch));
+            } else {
+                message.fail(ErrorCode.NOT_COORDINATOR.code(), "worker " + workerId + " could not claim yet (role "
+                        + role + "); it keeps trying");
+            }
+        });
+    }
+
     private void applyView(LeaderView next) {
         view = next;
+        boolean handedToUs = handedOverBy != null && next.leader().workerId().equals(handedOverBy);
         if (next.isLeader() && (role == Role.FOLLOWER || role == Role.DEPOSED)) {
             claim("this worker is the oldest cluster member");
-        } else if (!next.isLeader() && role != Role.FOLLOWER) {
+        } else if (!next.isLeader() && role != Role.FOLLOWER && role != Role.RESIGNED && !handedToUs) {
             discard(Role.FOLLOWER, "worker " + next.leader().workerId() + " is the oldest cluster member now");
         }
     }
 
     private void claim(String why) {
+        if (stopping) {
+            transitionTo(Role.RESIGNED, "not claiming (" + why + "): this worker is stopping");
+            return;
+        }
         transitionTo(Role.CLAIMING, why);
         int myTerm = ++term;
         enqueue(() -> attemptClaim(myTerm, 0));
@@ -165,13 +289,16 @@ public final class CoordinatorVerticle extends VerticleBase {
         long started = clockMs.getAsLong();
         return redis.refreshServerInfo()
                 .compose(info -> log.load().compose(seen -> log.claim(workerId, seen.leaderEpoch()))
-                        .map(claim -> {
+                        .compose(claim -> {
                             if (!claim.won()) {
                                 throw new IllegalStateException("leader epoch moved to " + claim.state().leaderEpoch()
                                         + " (taken by " + claim.state().holder() + ") while claiming");
                             }
-                            becomeLeader(claim.state(), info.runId(), started);
-                            return (Void) null;
+                            long claimedAt = clockMs.getAsLong();
+                            return replay(claim.state(), true).map(fresh -> {
+                                becomeLeader(myTerm, fresh, claim.state(), info.runId(), started, claimedAt);
+                                return (Void) null;
+                            });
                         }))
                 .recover(e -> {
                     LOG.warn("Claiming the leader epoch failed (attempt {}): {}", attempt + 1, e.getMessage());
@@ -182,10 +309,29 @@ public final class CoordinatorVerticle extends VerticleBase {
                 });
     }
 
-    private void becomeLeader(GroupLogState state, String runId, long startedMs) {
-        GroupCoordinator fresh = new GroupCoordinator(timing.wrap(assignors), timing);
-        for (String json : state.records()) {
-            fresh.replay(codec.decode(json));
+    /**
+     * Rebuilds a coordinator from the group log on a worker thread: a long log, or code not yet warm (a worker's
+     * first time as leader), must not stall this event loop, which the worker's members may share. The coordinator
+     * is pure and used only on this context once the future completed. A warm-up replay ({@code live} false) feeds
+     * no metrics.
+     */
+    private Future<GroupCoordinator> replay(GroupLogState state, boolean live) {
+        return vertx.executeBlocking(() -> {
+            GroupCoordinator fresh = live ? new GroupCoordinator(timing.wrap(assignors), timing)
+                    : new GroupCoordinator(assignors, CoordinatorMetrics.NOOP);
+            for (String json : state.records()) {
+                fresh.replay(codec.decode(json));
+            }
+            return fresh;
+        }, false);
+    }
+
+    private void becomeLeader(int myTerm, GroupCoordinator fresh, GroupLogState state, String runId, long startedMs,
+                              long claimedAt) {
+        if (myTerm != term || role != Role.CLAIMING) {
+            LOG.info("Coordinator on {}: took leader epoch {} but stopped claiming meanwhile (role {}); not leading",
+                    workerId, state.leaderEpoch(), role);
+            return;
         }
         long now = clockMs.getAsLong();
         fresh.activate(now);
@@ -197,7 +343,8 @@ public final class CoordinatorVerticle extends VerticleBase {
         leaderSinceMs = now;
         served = false;
         transitionTo(Role.LEADER, "took leader epoch " + leaderEpoch + " at revision " + revision + ", replayed "
-                + logRecords + " records, groups " + fresh.groupIds() + " in " + (now - startedMs) + " ms");
+                + logRecords + " records, groups " + fresh.groupIds() + " in " + (now - startedMs) + " ms (replay "
+                + (now - claimedAt) + " ms)");
         hostMetrics.leadership(leaderEpoch);
         observeGroups();
     }
@@ -226,8 +373,12 @@ public final class CoordinatorVerticle extends VerticleBase {
     private Future<Void> handle(Message<JsonObject> message, long arrivedNanos) {
         JsonObject body = message.body();
         String op = body.getString(CoordinatorWire.OP, "");
+        if (CoordinatorWire.TAKE_OVER.equals(op)) {
+            return takeOver(message, body.getString("from", ""));
+        }
         if (role != Role.LEADER) {
             message.reply(notCoordinator(op, body));
+            redirectedOne(body.getString("memberId", ""));
             return Future.succeededFuture();
         }
         long now = clockMs.getAsLong();
@@ -418,7 +569,7 @@ public final class CoordinatorVerticle extends VerticleBase {
             discard(Role.DEPOSED, f.getMessage());
             // Hazelcast may still call this worker the leader (split brain); try again after a session.
             vertx.setTimer(sessionTimeoutMs, id -> {
-                if (role == Role.DEPOSED && view != null && view.isLeader()) {
+                if (role == Role.DEPOSED && view != null && view.isLeader() && !stopping) {
                     claim("still the oldest cluster member a session after being deposed");
                 }
             });
@@ -464,12 +615,14 @@ public final class CoordinatorVerticle extends VerticleBase {
 
     private JsonObject notCoordinator(String op, JsonObject body) {
         String leader = view == null ? "unknown" : view.leader().workerId();
-        String text = "worker " + workerId + " is not the coordinator (role " + role + "); the cluster leader is " + leader;
-        if (CoordinatorWire.HEARTBEAT.equals(op)) {
-            return CoordinatorWire.toJson(HeartbeatResponse.error(ErrorCode.NOT_COORDINATOR, text,
-                    body.getString("memberId", ""), heartbeatIntervalMs, sessionTimeoutMs));
-        }
-        return new JsonObject().put("error", ErrorCode.NOT_COORDINATOR.code()).put("errorMessage", text);
+        String hint = successor != null ? successor : view != null && !view.isLeader() ? leader : null;
+        String text = "worker " + workerId + " is not the coordinator (role " + role + "); the cluster leader is " + leader
+                + (successor != null ? "; leadership was handed over to " + successor : "");
+        JsonObject answer = CoordinatorWire.HEARTBEAT.equals(op)
+                ? CoordinatorWire.toJson(HeartbeatResponse.error(ErrorCode.NOT_COORDINATOR, text,
+                        body.getString("memberId", ""), heartbeatIntervalMs, sessionTimeoutMs))
+                : new JsonObject().put("error", ErrorCode.NOT_COORDINATOR.code()).put("errorMessage", text);
+        return hint == null ? answer : answer.put(CoordinatorWire.COORDINATOR_HINT, hint);
     }
 
     private Future<Void> enqueue(Supplier<Future<Void>> op) {

@@ -30,6 +30,10 @@ public final class CoordinatorWire {
     public static final String HEARTBEAT = "heartbeat";
     public static final String LEAVE = "leave";
     public static final String CONFIGURE = "configure";
+    /** A stopping leader asks its successor to claim the leader epoch at once (graceful hand-over). */
+    public static final String TAKE_OVER = "takeOver";
+    /** Field of a {@code NOT_COORDINATOR} answer naming the worker that coordinates now, when the host knows it. */
+    public static final String COORDINATOR_HINT = "coordinator";
 
     private CoordinatorWire() {
     }

@@ -8,6 +8,7 @@ import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.shard.ConsumptionMetrics;
 import io.shardline.runtime.shard.DropwizardHandlerMetrics;
 import io.shardline.runtime.shard.MemberContext;
+import io.shardline.runtime.shard.MemberLease;
 import io.shardline.runtime.shard.MemberShards;
 import io.shardline.runtime.shard.ShardCommands;
 import io.shardline.runtime.shard.ShardRedis;
@@ -15,6 +16,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +48,17 @@ public final class Listener {
      */
     public static Future<Listener> start(Vertx vertx, ShardRedis redis, ListenerDefinition definition, String workerId,
                                          MetricRegistry registry, MemberShards.Events events, LongSupplier clockMs) {
+        return start(vertx, redis, definition, workerId, registry, events, clockMs, memberId -> MemberLease.unbounded());
+    }
+
+    /**
+     * As {@link #start(Vertx, ShardRedis, ListenerDefinition, String, MetricRegistry, MemberShards.Events,
+     * LongSupplier)}, with each member's handler calls and acknowledgements gated by the lease {@code leases} gives
+     * for its member id (the worker's heartbeat loop keeps it up to date through {@link MemberShards#leaseUntil}).
+     */
+    public static Future<Listener> start(Vertx vertx, ShardRedis redis, ListenerDefinition definition, String workerId,
+                                         MetricRegistry registry, MemberShards.Events events, LongSupplier clockMs,
+                                         Function<String, MemberLease> leases) {
         ListenerConfig config = definition.config();
         ShardCommands commands = new ShardCommands(redis);
         List<Future<Void>> groups = new ArrayList<>();
@@ -67,7 +80,7 @@ public final class Listener {
                         MemberContext context = new MemberContext(config.name(), memberId, config.group(),
                                 definition.handlerConfig(), new DropwizardHandlerMetrics(registry, config.name()));
                         MemberShards member = new MemberShards(vertx, redis, handler, context, config.consumerSettings(),
-                                events, metrics, clockMs, System::nanoTime);
+                                events, metrics, clockMs, System::nanoTime, leases.apply(memberId));
                         members.add(member);
                         started.add(member.start());
                     }

@@ -20,6 +20,15 @@ public interface MemberShardsPort {
     /** Self-fencing: stop every shard at once, no more acknowledgements. */
     Future<Void> fenceAll();
 
+    /**
+     * The member's lease deadline on the heartbeat loop's clock ({@code Long.MIN_VALUE} when it has none): from
+     * then on nothing may be handed to the handler or acknowledged, even before {@link #fenceAll} is called. The
+     * loop calls it with every change of the deadline, before it starts or stops shards. Ports without a lease
+     * gate ignore it.
+     */
+    default void leaseUntil(long deadlineMs) {
+    }
+
     /** The adapter over the real poller. */
     static MemberShardsPort of(MemberShards shards) {
         return new MemberShardsPort() {
@@ -36,6 +45,11 @@ public interface MemberShardsPort {
             @Override
             public Future<Void> fenceAll() {
                 return shards.fenceAll();
+            }
+
+            @Override
+            public void leaseUntil(long deadlineMs) {
+                shards.leaseUntil(deadlineMs);
             }
         };
     }

@@ -5,6 +5,7 @@ import io.shardline.coordinator.group.GroupConfig;
 import io.shardline.coordinator.member.MemberAction;
 import io.shardline.coordinator.member.Membership;
 import io.shardline.coordinator.member.MembershipConfig;
+import io.shardline.coordinator.member.MembershipState;
 import io.shardline.coordinator.member.SentHeartbeat;
 import io.shardline.coordinator.protocol.ErrorCode;
 import io.shardline.coordinator.protocol.HeartbeatResponse;
@@ -30,11 +31,15 @@ import org.slf4j.LoggerFactory;
 /**
  * One logical member's heartbeat loop: drives the pure {@link Membership} (lease, self-fencing,
  * reconciliation) on this verticle's context and executes its actions on the member's shards
- * ({@link MemberShardsPort}). Heartbeats go over the clustered event bus to the worker the cluster view
- * names as leader; a {@code NOT_COORDINATOR} answer or a failed request is simply retried against the
- * (possibly new) leader at the next due time. {@code GROUP_NOT_FOUND} makes the member send its group's
- * configuration first. {@link #leave()} revokes every shard, waits for them to drain (reporting REVOKED),
- * then sends the leave.
+ * ({@link MemberShardsPort}), telling them the lease deadline first ({@link MemberShardsPort#leaseUntil}).
+ * Heartbeats go over the clustered event bus to the worker the cluster view names as leader, or to the
+ * worker a {@code NOT_COORDINATOR} answer named ({@link CoordinatorWire#COORDINATOR_HINT}, a graceful
+ * hand-over) until the view changes. When the coordinator moves, the member does not wait a heartbeat
+ * interval, so that its lease is renewed before it runs out: a {@code NOT_COORDINATOR} answer or a failed
+ * request is retried after a short backoff (doubling up to the interval), a named successor at once, and a
+ * request in flight to a worker that is no longer the target is abandoned and sent again to the new one.
+ * {@code GROUP_NOT_FOUND} makes the member send its group's configuration first. {@link #leave()} revokes
+ * every shard, waits for them to drain (reporting REVOKED), then sends the leave.
  *
  * <p>Context-confined: the membership is only touched on this verticle's context.
  */
@@ -49,10 +54,23 @@ public final class MemberVerticle extends VerticleBase {
     private final Supplier<LeaderView> view;
     private final LongSupplier clockMs;
     private final long pollMs;
+    private final long retryMs;
     private long timer = -1;
     private Promise<Void> left;
     private boolean leaveInFlight;
     private MemberMetrics metrics;
+    /** The heartbeat awaiting an answer and the worker it went to, or null. */
+    private SentHeartbeat inFlight;
+    private String inFlightTo;
+    /** The worker a NOT_COORDINATOR answer named, used while the view's leader is {@link #hintViewLeader}. */
+    private String coordinatorHint;
+    private String hintViewLeader;
+    /** The view's leader at the last step, to notice a leader change. */
+    private String viewLeader;
+    /** Heartbeats in a row that failed or reached a worker that does not coordinate (for the retry backoff). */
+    private int misses;
+    /** When the last answer without error arrived (Long.MIN_VALUE before the first). */
+    private long lastRenewalAtMs = Long.MIN_VALUE;
 
     /**
      * Creates the loop.
@@ -68,6 +86,7 @@ public final class MemberVerticle extends VerticleBase {
         this.view = view;
         this.clockMs = clockMs;
         this.pollMs = pollMs;
+        this.retryMs = Math.max(pollMs, heartbeatIntervalMs / 5);
         this.membership = new Membership(new MembershipConfig(groupConfig.groupId(), memberId, Optional.empty(),
                 Optional.empty(), new TreeSet<>(groupConfig.streams().keySet()), heartbeatIntervalMs,
                 2 * heartbeatIntervalMs, groupConfig.rebalanceTimeoutMs()));
@@ -146,13 +165,14 @@ public final class MemberVerticle extends VerticleBase {
     private void step() {
         long now = clockMs.getAsLong();
         execute(membership.tick(now));
+        followView(now);
         if (left != null && !leaveInFlight) {
             Optional<LeaveRequest> leave = membership.leaveRequest(now);
             if (leave.isPresent()) {
                 sendLeave(leave.get());
                 return;
             }
-            if (membership.state() == io.shardline.coordinator.member.MembershipState.LEFT) {
+            if (membership.state() == MembershipState.LEFT) {
                 left.tryComplete();
                 return;
             }
@@ -164,16 +184,22 @@ public final class MemberVerticle extends VerticleBase {
 
     private void sendHeartbeat(long now) {
         SentHeartbeat sent = membership.heartbeat(now);
-        LeaderView v = view.get();
-        String leader = v.leader().workerId();
+        String leader = target();
+        inFlight = sent;
+        inFlightTo = leader;
         // A slow answer is still safe (the lease counts from the send time), so wait generously: under load a
-        // join (records persisted, owner keys written) can take longer than one interval.
+        // join (records persisted, owner keys written) can take longer than one interval. A request to a worker
+        // that stops being the target is abandoned earlier (maybeAbandonInFlight).
         DeliveryOptions options = new DeliveryOptions().setSendTimeout(Math.max(2_000,
                 3L * membership.config().initialHeartbeatIntervalMs()));
         vertx.eventBus().<JsonObject>request(CoordinatorWire.address(clusterName, leader),
                         CoordinatorWire.toJson(sent.request()), options)
                 .onComplete(ar -> context.runOnContext(x -> {
+                    if (inFlight == sent) {
+                        inFlight = null;
+                    }
                     long at = clockMs.getAsLong();
+                    execute(membership.tick(at)); // a lease that ran out meanwhile fences before anything else
                     if (ar.failed()) {
                         LOG.info("Member {}: heartbeat to {} failed: {}", memberId(), leader, ar.cause().getMessage());
                         if (metrics != null) {
@@ -181,6 +207,7 @@ public final class MemberVerticle extends VerticleBase {
                         }
                         membership.onRequestFailed(at, sent.requestId());
                         execute(membership.tick(at));
+                        retrySoon(at);
                         return;
                     }
                     HeartbeatResponse response = CoordinatorWire.heartbeatResponse(ar.result().body());
@@ -197,10 +224,91 @@ public final class MemberVerticle extends VerticleBase {
                                 response.errorMessage());
                     }
                     execute(membership.onResponse(at, sent.requestId(), response));
+                    if (response.error() == ErrorCode.NOT_COORDINATOR) {
+                        followHint(at, leader, ar.result().body().getString(CoordinatorWire.COORDINATOR_HINT));
+                    } else {
+                        misses = 0;
+                    }
+                    if (response.error() == ErrorCode.NONE) {
+                        renewed(at, leader);
+                    }
                     if (membership.heartbeatDue(at)) {
                         step();
                     }
                 }));
+    }
+
+    /** Logs a renewal that came late (more than two intervals after the previous one): the chaos suite reads these. */
+    private void renewed(long at, String by) {
+        long interval = membership.config().initialHeartbeatIntervalMs();
+        if (lastRenewalAtMs != Long.MIN_VALUE && at - lastRenewalAtMs > 2 * interval) {
+            LOG.info("Member {}: lease renewed by {} after {} ms without a renewal (lease now ends in {} ms)", memberId(),
+                    by, at - lastRenewalAtMs, membership.leaseDeadlineMs() - at);
+        }
+        lastRenewalAtMs = at;
+    }
+
+    /** Where heartbeats go: the worker a NOT_COORDINATOR answer named while the view is unchanged, else the view's leader. */
+    private String target() {
+        LeaderView v = view.get();
+        String leader = v.leader().workerId();
+        if (coordinatorHint != null && leader.equals(hintViewLeader)
+                && v.members().stream().anyMatch(m -> m.workerId().equals(coordinatorHint))) {
+            return coordinatorHint;
+        }
+        coordinatorHint = null;
+        return leader;
+    }
+
+    /**
+     * The worker asked does not coordinate: go to the worker it named (at once the first time, so a graceful hand-over
+     * costs one round trip; with the backoff after that, so two workers naming each other cannot make a storm), else
+     * retry the same target after the backoff.
+     */
+    private void followHint(long now, String asked, String hint) {
+        if (hint != null && !hint.equals(asked)) {
+            coordinatorHint = hint;
+            hintViewLeader = view.get().leader().workerId();
+            LOG.info("Member {}: {} does not coordinate; it names {}", memberId(), asked, hint);
+            if (misses == 0) {
+                misses++;
+                membership.expediteHeartbeat(now);
+                return;
+            }
+        }
+        retrySoon(now);
+    }
+
+    private void retrySoon(long now) {
+        long backoff = Math.min(membership.config().initialHeartbeatIntervalMs(), retryMs << Math.min(misses, 8));
+        misses++;
+        membership.expediteHeartbeat(now + backoff);
+    }
+
+    /**
+     * When the view names a new leader, the next heartbeat goes at once; a heartbeat in flight to a worker that is no
+     * longer where heartbeats go (the view's leader changed, or a successor was named) is abandoned and sent again
+     * at once: its answer, if any comes, is ignored, which is always safe (only an answer extends the lease).
+     */
+    private void followView(long now) {
+        String leader = view.get().leader().workerId();
+        if (!leader.equals(viewLeader)) {
+            if (viewLeader != null) {
+                misses = 0;
+                membership.expediteHeartbeat(now);
+            }
+            viewLeader = leader;
+        }
+        if (inFlight == null || target().equals(inFlightTo)) {
+            return;
+        }
+        LOG.info("Member {}: coordinator moved from {} to {}; sending the heartbeat again", memberId(), inFlightTo,
+                target());
+        SentHeartbeat abandoned = inFlight;
+        inFlight = null;
+        misses = 0;
+        membership.onRequestFailed(now, abandoned.requestId());
+        membership.expediteHeartbeat(now);
     }
 
     private void configureGroup(String leader) {
@@ -211,7 +319,7 @@ public final class MemberVerticle extends VerticleBase {
 
     private void sendLeave(LeaveRequest request) {
         leaveInFlight = true;
-        String leader = view.get().leader().workerId();
+        String leader = target();
         vertx.eventBus().<JsonObject>request(CoordinatorWire.address(clusterName, leader), CoordinatorWire.toJson(request))
                 .onComplete(ar -> context.runOnContext(x -> {
                     LOG.info("Member {} left group {}: {}", memberId(), groupConfig.groupId(),
@@ -221,6 +329,8 @@ public final class MemberVerticle extends VerticleBase {
     }
 
     private void execute(List<MemberAction> actions) {
+        // The shards learn the deadline before they are started (a renewed lease) or dropped (a fence).
+        shards.leaseUntil(membership.leaseDeadlineMs());
         if (metrics != null && actions.stream().anyMatch(a -> a instanceof MemberAction.StartShard
                 || a instanceof MemberAction.RevokeShard)) {
             metrics.rebalanced();

@@ -32,8 +32,21 @@ final class HandlerInvoker {
 
     /** Handles one batch; the future fails when the handler threw, failed its stage or timed out. */
     Future<Void> invoke(ShardContext shard, List<StreamRecord> records) {
+        return invoke(shard, records, MemberLease.unbounded());
+    }
+
+    /**
+     * Handles one batch if {@code lease} is still valid on the handler thread, right before the handler is called;
+     * otherwise the future fails with a {@link LeaseLapsedException} and the handler never sees the batch.
+     */
+    Future<Void> invoke(ShardContext shard, List<StreamRecord> records, MemberLease lease) {
         Call call = new Call();
         return executor.<CompletionStage<Void>>executeBlocking(() -> {
+            if (!lease.valid()) {
+                throw new LeaseLapsedException("the lease of member " + shard.handlerContext().memberId()
+                        + " ran out before its batch of " + records.size() + " record(s) of " + shard.shard()
+                        + " reached the handler (" + lease + ")");
+            }
             call.enter();
             try {
                 CompletionStage<Void> stage = handler.handleBatch(records, shard);

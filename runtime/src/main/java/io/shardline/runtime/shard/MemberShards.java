@@ -12,6 +12,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -81,6 +82,7 @@ public final class MemberShards {
     private final HandlerInvoker invoker;
     private final WakeUpLoop wakeUp;
     private final ShardSteps steps;
+    private final MemberLease lease;
     private final Map<ShardId, OwnedShard> shards = new TreeMap<>();
     private final Map<ShardId, ShardPhase> view = new ConcurrentHashMap<>();
     private final ArrayDeque<OwnedShard> ready = new ArrayDeque<>();
@@ -97,7 +99,20 @@ public final class MemberShards {
     public MemberShards(Vertx vertx, ShardRedis redis, HandlerPlugin handler, HandlerContext handlerContext,
                         ConsumerSettings settings, Events events, ConsumptionMetrics metrics,
                         LongSupplier clockMs, LongSupplier nanoClock) {
+        this(vertx, redis, handler, handlerContext, settings, events, metrics, clockMs, nanoClock, MemberLease.unbounded());
+    }
+
+    /**
+     * A member whose handler calls and acknowledgements are gated by {@code lease}: the member's heartbeat loop keeps
+     * it up to date ({@link #leaseUntil}); past its deadline nothing is handed to the handler or acknowledged.
+     *
+     * @param clockMs wall clock for dead-letter timestamps; {@code nanoClock} for durations
+     */
+    public MemberShards(Vertx vertx, ShardRedis redis, HandlerPlugin handler, HandlerContext handlerContext,
+                        ConsumerSettings settings, Events events, ConsumptionMetrics metrics,
+                        LongSupplier clockMs, LongSupplier nanoClock, MemberLease lease) {
         this.vertx = vertx;
+        this.lease = Objects.requireNonNull(lease, "lease");
         this.context = vertx.getOrCreateContext();
         this.handlerContext = handlerContext;
         this.settings = settings;
@@ -109,12 +124,20 @@ public final class MemberShards {
         DeadLetterWriter deadLetters = new DeadLetterWriter(commands, settings.deadLetterStream(), clockMs);
         this.wakeUp = new WakeUpLoop(redis, context, settings.wakeUpBlockMs(), this::woken);
         this.steps = new ShardSteps(vertx, context, handlerContext.memberId(), settings, commands, handler, invoker,
-                deadLetters, events, metrics, nanoClock, new StepScheduler());
+                deadLetters, events, metrics, nanoClock, lease, new StepScheduler());
     }
 
     /** The member id. */
     public String memberId() {
         return handlerContext.memberId();
+    }
+
+    /**
+     * The member's lease deadline, on the clock of this member's {@link MemberLease}: from then on no record is
+     * handed to the handler and nothing is acknowledged. Any thread; takes effect at once.
+     */
+    public void leaseUntil(long deadlineMs) {
+        lease.extendTo(deadlineMs);
     }
 
     /** Starts the handler ({@code start(context)} on a worker thread). */

@@ -39,6 +39,8 @@ final class OwnedShard implements ShardContext {
     boolean paused;
     /** A retry or error backoff timer is pending. */
     long timerId = -1;
+    /** The member's lease was seen lapsed (logged once). */
+    boolean leaseLapsed;
     /** Consecutive Redis failures, for the error backoff. */
     int redisFailures;
     /** Completed when the shard is released (or fenced while releasing). */

@@ -52,6 +52,12 @@ final class ShardSteps {
 
     /** Same logger name as before the split, so log configuration and output stay unchanged. */
     private static final Logger LOG = LoggerFactory.getLogger(MemberShards.class);
+    /**
+     * How often a shard whose member's lease ran out looks again: the member's heartbeat loop fences the whole member
+     * within its poll interval (then this shard stops for good); until then the shard handles and acknowledges
+     * nothing, and goes on only if the lease turns out valid again (a lapse seen just before an extension landed).
+     */
+    static final long LEASE_RECHECK_MS = 50;
 
     private final Vertx vertx;
     private final Context context;
@@ -64,11 +70,13 @@ final class ShardSteps {
     private final MemberShards.Events events;
     private final ConsumptionMetrics metrics;
     private final LongSupplier nanoClock;
+    private final MemberLease lease;
     private final Scheduler scheduler;
 
     ShardSteps(Vertx vertx, Context context, String memberId, ConsumerSettings settings, ShardCommands commands,
                HandlerPlugin handler, HandlerInvoker invoker, DeadLetterWriter deadLetters,
-               MemberShards.Events events, ConsumptionMetrics metrics, LongSupplier nanoClock, Scheduler scheduler) {
+               MemberShards.Events events, ConsumptionMetrics metrics, LongSupplier nanoClock, MemberLease lease,
+               Scheduler scheduler) {
         this.vertx = vertx;
         this.context = context;
         this.memberId = memberId;
@@ -80,12 +88,15 @@ final class ShardSteps {
         this.events = events;
         this.metrics = metrics;
         this.nanoClock = nanoClock;
+        this.lease = lease;
         this.scheduler = scheduler;
     }
 
     /** Runs one step for a shard that holds a worker slot; it ends in exactly one {@link Scheduler#finish}. */
     void step(OwnedShard s) {
-        if (!s.unacked.isEmpty()) {
+        if (s.phase().active() && !lease.valid()) {
+            leaseLapsed(s, "read or handle");
+        } else if (!s.unacked.isEmpty()) {
             ack(s);
         } else if (s.batch != null && s.batch.deadLetterDue()) {
             deadLetter(s);
@@ -164,16 +175,22 @@ final class ShardSteps {
         batch.markStarted();
         List<StreamRecord> records = batch.current();
         long started = nanoClock.getAsLong();
-        on(invoker.invoke(s, records), ar -> {
+        on(invoker.invoke(s, records, lease), ar -> {
             if (!s.phase().active()) {
                 finish(s, Next.STOP); // fenced or abandoned meanwhile: no ack
+                return;
+            }
+            if (ar.failed() && ar.cause() instanceof LeaseLapsedException) {
+                leaseLapsed(s, "handle " + records.size() + " record(s) from " + records.get(0).entryId());
                 return;
             }
             if (ar.succeeded()) {
                 metrics.handled(records.size(), nanoClock.getAsLong() - started);
                 batch.advance();
                 s.unacked = ids(records);
-                if (batch.finished() && s.phase() == ShardPhase.READING && !s.paused && !scheduler.memberPaused()) {
+                if (!lease.valid()) {
+                    leaseLapsed(s, "acknowledge " + records.size() + " handled record(s)");
+                } else if (batch.finished() && s.phase() == ShardPhase.READING && !s.paused && !scheduler.memberPaused()) {
                     ackAndRead(s);
                 } else {
                     ack(s);
@@ -204,6 +221,10 @@ final class ShardSteps {
     }
 
     private void deadLetter(OwnedShard s) {
+        if (!lease.valid()) {
+            leaseLapsed(s, "dead-letter a record");
+            return;
+        }
         BatchRun batch = s.batch;
         StreamRecord record = batch.current().get(0);
         on(deadLetters.write(record, s, batch.attemptsMade(), batch.lastError()), ar -> {
@@ -217,7 +238,7 @@ final class ShardSteps {
             metrics.deadLettered();
             batch.advance();
             s.unacked = List.of(record.entryId());
-            ack(s);
+            ack(s); // checks the lease first
         });
     }
 
@@ -225,6 +246,10 @@ final class ShardSteps {
         List<String> ids = s.unacked;
         if (!s.phase().active()) {
             finish(s, Next.STOP);
+            return;
+        }
+        if (!lease.valid()) {
+            leaseLapsed(s, "acknowledge " + ids.size() + " handled record(s)");
             return;
         }
         on(commands.ack(s.shard(), settings.group(), memberId, s.ownerEpoch(), settings.ackMode(), ids), ar -> {
@@ -244,6 +269,10 @@ final class ShardSteps {
     /** The hot path: acknowledge the batch just handled and read the next one in one call; the shard then goes to the tail. */
     private void ackAndRead(OwnedShard s) {
         List<String> ids = s.unacked;
+        if (!lease.valid()) {
+            leaseLapsed(s, "acknowledge " + ids.size() + " handled record(s)");
+            return;
+        }
         on(commands.ackAndRead(s.shard(), settings.group(), memberId, s.ownerEpoch(), settings.ackMode(), ids, settings.batchSize()), ar -> {
             if (ar.failed()) {
                 redisFailed(s, ar.cause());
@@ -265,6 +294,20 @@ final class ShardSteps {
                 finish(s, Next.AGAIN);
             }
         });
+    }
+
+    /**
+     * The member's lease ran out: {@code what} is not done. The batch in flight (or the handled, unacknowledged ids)
+     * stays as it is, and so do the records in Redis (pending, for the next owner's takeover); the shard looks again
+     * after {@link #LEASE_RECHECK_MS}, by when the member has normally fenced itself and dropped the shard.
+     */
+    private void leaseLapsed(OwnedShard s, String what) {
+        if (!s.leaseLapsed) {
+            s.leaseLapsed = true;
+            LOG.warn("member {} shard {} epoch {}: not going to {}: the member's lease ran out ({}); the records stay "
+                    + "pending for the next owner", memberId, s.shard(), s.ownerEpoch(), what, lease);
+        }
+        finish(s, Next.WAIT, LEASE_RECHECK_MS);
     }
 
     private void redisFailed(OwnedShard s, Throwable error) {

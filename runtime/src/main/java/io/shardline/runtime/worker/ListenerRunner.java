@@ -12,6 +12,7 @@ import io.shardline.runtime.member.FencedShardRelay;
 import io.shardline.runtime.member.MemberShardsPort;
 import io.shardline.runtime.member.MemberVerticle;
 import io.shardline.runtime.metrics.MemberMetrics;
+import io.shardline.runtime.shard.MemberLease;
 import io.shardline.runtime.shard.MemberShards;
 import io.shardline.runtime.shard.ShardRedis;
 import io.vertx.core.Context;
@@ -83,7 +84,9 @@ public final class ListenerRunner {
      * @param shardPaused whether a shard is paused on its own; asked at every acquisition
      */
     public Future<Started> start(ListenerDefinition definition, boolean paused, Predicate<ShardId> shardPaused) {
-        return Listener.start(vertx, redis, definition, config.workerId(), registry, fences, System::currentTimeMillis)
+        // Each member's handler calls and acks are gated by the lease its heartbeat loop computes, on that loop's clock.
+        return Listener.start(vertx, redis, definition, config.workerId(), registry, fences, System::currentTimeMillis,
+                        memberId -> new MemberLease(clockMs))
                 .compose(listener -> (paused ? listener.pause() : Future.<Void>succeededFuture())
                         .compose(v -> deployMembers(definition, listener, shardPaused))
                         .recover(e -> listener.close().transform(ignored -> Future.failedFuture(e))));
@@ -158,6 +161,11 @@ public final class ListenerRunner {
             @Override
             public Future<Void> fenceAll() {
                 return port.fenceAll();
+            }
+
+            @Override
+            public void leaseUntil(long deadlineMs) {
+                port.leaseUntil(deadlineMs);
             }
         };
     }

@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * A running worker: plugins and listeners loaded and validated, cluster joined, Redis connected, the
  * coordinator host deployed (it serves when this worker leads), and one heartbeat loop per logical
  * member of every listener. {@link #start} blocks until all of that is up; {@link #stop} leaves every
- * group (revoking and draining shards), then leaves the cluster.
+ * group (revoking and draining shards), hands the coordinator over if this worker leads, then leaves the
+ * cluster.
  *
  * <p>Thread-safe; start and stop from plain threads, never an event loop.
  */
@@ -64,15 +65,17 @@ public final class Worker {
     private final Plugins plugins;
     private final ListenerSupervisor supervisor;
     private final ControlPlaneHost controlPlane;
+    private final CoordinatorVerticle coordinator;
 
     private Worker(WorkerConfig config, WorkerCluster cluster, RedisClient redis, Plugins plugins,
-                   ListenerSupervisor supervisor, ControlPlaneHost controlPlane) {
+                   ListenerSupervisor supervisor, ControlPlaneHost controlPlane, CoordinatorVerticle coordinator) {
         this.config = config;
         this.cluster = cluster;
         this.redis = redis;
         this.plugins = plugins;
         this.supervisor = supervisor;
         this.controlPlane = controlPlane;
+        this.coordinator = coordinator;
     }
 
     /**
@@ -129,7 +132,7 @@ public final class Worker {
                             cluster::view, definitions, PEER_TIMEOUT_MS), () -> cluster.view().isLeader()));
             phases.done("rest");
             LOG.info("Start phases (ms): {}", phases);
-            return new Worker(config, cluster, redis, plugins, supervisor, controlPlane);
+            return new Worker(config, cluster, redis, plugins, supervisor, controlPlane, coordinator);
         } catch (RuntimeException e) {
             cluster.stop(10_000);
             throw e;
@@ -152,7 +155,9 @@ public final class Worker {
 
     /**
      * Graceful stop within {@code timeoutMs}: every member leaves its group (shards revoked, in-flight
-     * batches drained, revocations reported), listeners close, then the worker leaves the cluster.
+     * batches drained, revocations reported); a leading worker then hands the coordinator over to the next
+     * oldest worker and points the other members there (so their leases never run out during the move);
+     * listeners close, then the worker leaves the cluster.
      *
      * @return true when everything finished in time
      */
@@ -165,6 +170,7 @@ public final class Worker {
         LOG.info("Stopping worker {}: {} member(s) leave their groups", config.workerId(), members.size());
         boolean clean = awaitQuietly(Future.join(members.stream().map(MemberVerticle::leave).toList()), deadline,
                 "members leaving their groups");
+        clean &= awaitQuietly(coordinator.handOver(remainingMs(deadline)), deadline, "handing the coordinator over");
         clean &= awaitQuietly(Future.join(listeners.stream().map(Listener::close).toList()), deadline,
                 "listeners closing");
         awaitQuietly(redis.close(), deadline, "closing Redis");

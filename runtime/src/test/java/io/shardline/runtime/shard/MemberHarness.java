@@ -46,21 +46,35 @@ final class MemberHarness implements AutoCloseable {
     }
 
     MemberShards member(String id, Handler handler, ConsumerSettings settings) {
-        return member(id, handler, settings, new MemberShards.Events() {
+        return member(id, handler, settings, recordingFences(id), redis, MemberLease.unbounded());
+    }
+
+    MemberShards member(String id, Handler handler, ConsumerSettings settings, MemberShards.Events events) {
+        return member(id, handler, settings, events, redis, MemberLease.unbounded());
+    }
+
+    /** A member on {@code redis} (e.g. a wrapper around {@link #redis}) whose processing is gated by {@code lease}. */
+    MemberShards member(String id, Handler handler, ConsumerSettings settings, ShardRedis redis, MemberLease lease) {
+        return member(id, handler, settings, recordingFences(id), redis, lease);
+    }
+
+    private MemberShards.Events recordingFences(String id) {
+        return new MemberShards.Events() {
             @Override
             public void fenced(ShardId shard, long epoch, String reason) {
                 fenced.add(id + " " + shard + "@" + epoch);
             }
-        });
+        };
     }
 
-    MemberShards member(String id, Handler handler, ConsumerSettings settings, MemberShards.Events events) {
+    MemberShards member(String id, Handler handler, ConsumerSettings settings, MemberShards.Events events,
+                        ShardRedis redis, MemberLease lease) {
         PluginDesc desc = new PluginDesc(Handler.class.getName(), handler.getClass().getName(), "test", "1", "classpath",
                 getClass().getClassLoader());
         MemberContext context = new MemberContext("orders-listener", id, settings.group(), new ConfigDef().parse(Map.of()),
                 HandlerMetrics.noop());
         MemberShards m = new MemberShards(vertx, redis, new HandlerPlugin(desc, handler), context, settings, events,
-                new ConsumptionMetrics(registry, "orders-listener"), System::currentTimeMillis, System::nanoTime);
+                new ConsumptionMetrics(registry, "orders-listener"), System::currentTimeMillis, System::nanoTime, lease);
         await(m.start());
         members.add(m);
         return m;
