@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -97,12 +98,19 @@ public final class ChaosRun {
         return Optional.ofNullable(aborted);
     }
 
-    /** Checks a run directory (a fresh run or an old one) and writes {@code report.txt} beside it. */
+    /**
+     * Checks a run directory (a fresh run or an old one) and writes {@code report.txt} beside it: the checker's
+     * verdict, then what the worker logs say about leases ({@link WorkerLogs}; informative, not judged).
+     */
     public static CheckReport checkAndReport(Path dir, PrintStream out) throws IOException {
-        CheckReport report = Checker.check(HistoryFiles.read(dir));
-        Files.writeString(dir.resolve("report.txt"), report.render());
+        History history = HistoryFiles.read(dir);
+        CheckReport report = Checker.check(history);
+        String leases = String.join("\n", WorkerLogs.render(WorkerLogs.read(dir, ZoneId.systemDefault()),
+                history.faults(), history.sessionTimeoutMs())) + "\n";
+        Files.writeString(dir.resolve("report.txt"), report.render() + leases);
         out.println("chaos: report for " + dir);
         out.print(report.render());
+        out.print(leases);
         return report;
     }
 
@@ -114,11 +122,30 @@ public final class ChaosRun {
             Thread.sleep(settings.durationMs()); // no faults: a steady run of the given duration
             return;
         }
+        int kills = 0;
+        int pauses = 0;
         for (FaultSchedule.Planned planned : plan) {
             if (clock.getAsLong() >= deadline) {
                 return;
             }
+            boolean kill = planned.kind() == FaultKind.KILL_WORKER || planned.kind() == FaultKind.KILL_LEADER;
+            boolean pause = planned.kind() == FaultKind.PAUSE_WORKER || planned.kind() == FaultKind.PAUSE_LEADER;
+            if (settings.hasTargets()) {
+                boolean killsMet = kills >= settings.killTarget();
+                boolean pausesMet = pauses >= settings.pauseTarget();
+                if (killsMet && pausesMet) {
+                    out.printf("chaos: fault targets reached: %d kills, %d pauses%n", kills, pauses);
+                    return;
+                }
+                if (kill && killsMet || pause && pausesMet) {
+                    continue;
+                }
+            }
             Optional<FaultEvent> event = injector.inject(planned);
+            if (event.isPresent()) {
+                kills += kill ? 1 : 0;
+                pauses += pause ? 1 : 0;
+            }
             event.ifPresent(e -> {
                 faults.add(e);
                 out.printf("chaos: fault %d: %s on %s, %d ms%n", faults.size(), e.kind(), e.target(),

@@ -69,6 +69,13 @@ public final class ChaosRunner implements Callable<Integer> {
             description = "JAVA_OPTS of the worker JVMs (default: ${DEFAULT-VALUE}).")
     private String workerJavaOpts;
 
+    @Option(names = "--kills", defaultValue = "0", description = "Stop after this many kill -9 of workers and leaders "
+            + "(0: no target); with --pauses, a kind whose target is met is no longer drawn.")
+    private int kills;
+
+    @Option(names = "--pauses", defaultValue = "0", description = "Stop after this many SIGSTOP pauses (0: no target).")
+    private int pauses;
+
     @Option(names = "--check", paramLabel = "RUN_DIR", description = "Only re-check the run in RUN_DIR.")
     private Path check;
 
@@ -82,11 +89,12 @@ public final class ChaosRunner implements Callable<Integer> {
         Path home = dist != null ? dist : findDistribution();
         Path dir = workDir != null ? workDir : Files.createTempDirectory("shardline-chaos-" + s + "-");
         ChaosSettings settings = new ChaosSettings(s, parseDuration(duration), workers, shards, rate, kinds,
-                sessionTimeoutMs, heartbeatMs, maxConcurrency, batchSize, workMs, home, dir, workerJavaOpts);
+                sessionTimeoutMs, heartbeatMs, maxConcurrency, batchSize, workMs, home, dir, workerJavaOpts, kills, pauses);
         ChaosRun run = new ChaosRun(settings, System.out);
         CheckReport report = run.run();
         System.out.println("chaos: replay with: bin/chaos --seed " + s + " --duration " + duration
-                + (faults.isEmpty() ? "" : " --faults " + String.join(",", faults.stream().map(Enum::name).toList())));
+                + (faults.isEmpty() ? "" : " --faults " + String.join(",", faults.stream().map(Enum::name).toList()))
+                + (kills > 0 ? " --kills " + kills : "") + (pauses > 0 ? " --pauses " + pauses : ""));
         if (!report.valid()) {
             return 1;
         }

@@ -22,6 +22,9 @@ import java.util.Set;
  * @param distHome the unpacked distribution ({@code dist/target/shardline-<version>})
  * @param workDir where the run writes configs, logs, handling logs and the report
  * @param workerJavaOpts {@code JAVA_OPTS} for the worker JVMs
+ * @param killTarget stop once this many {@code kill -9} of workers (leader included) were injected; 0: no target
+ * @param pauseTarget stop once this many SIGSTOP pauses were injected; 0: no target (with both targets, faults
+ *     of a kind whose target is met are skipped, and the run stops when both are met or the duration is over)
  */
 public record ChaosSettings(long seed,
                             long durationMs,
@@ -36,7 +39,9 @@ public record ChaosSettings(long seed,
                             long workMs,
                             Path distHome,
                             Path workDir,
-                            String workerJavaOpts) {
+                            String workerJavaOpts,
+                            int killTarget,
+                            int pauseTarget) {
 
     /** The stream the producer writes and the listener reads. */
     public static final String STREAM = "chaos";
@@ -56,9 +61,17 @@ public record ChaosSettings(long seed,
         if (shards < 1 || ratePerSecond < 1 || durationMs < 1) {
             throw new IllegalArgumentException("--shards, --rate and --duration must be positive");
         }
+        if (killTarget < 0 || pauseTarget < 0) {
+            throw new IllegalArgumentException("--kills and --pauses must not be negative");
+        }
         if (3L * heartbeatIntervalMs > sessionTimeoutMs) {
             throw new IllegalArgumentException("--heartbeat-ms must be at most a third of --session-timeout-ms");
         }
+    }
+
+    /** True when the run has fault targets ({@code --kills}, {@code --pauses}) instead of only a duration. */
+    public boolean hasTargets() {
+        return killTarget > 0 || pauseTarget > 0;
     }
 
     /** The most records one worker can have in its handlers at once (one member per worker). */

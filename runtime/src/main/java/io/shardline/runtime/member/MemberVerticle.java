@@ -189,17 +189,18 @@ public final class MemberVerticle extends VerticleBase {
         inFlightTo = leader;
         // A slow answer is still safe (the lease counts from the send time), so wait generously: under load a
         // join (records persisted, owner keys written) can take longer than one interval. A request to a worker
-        // that stops being the target is abandoned earlier (maybeAbandonInFlight).
+        // that stops being the target is abandoned earlier (followView).
         DeliveryOptions options = new DeliveryOptions().setSendTimeout(Math.max(2_000,
                 3L * membership.config().initialHeartbeatIntervalMs()));
         vertx.eventBus().<JsonObject>request(CoordinatorWire.address(clusterName, leader),
                         CoordinatorWire.toJson(sent.request()), options)
                 .onComplete(ar -> context.runOnContext(x -> {
-                    if (inFlight == sent) {
-                        inFlight = null;
-                    }
                     long at = clockMs.getAsLong();
                     execute(membership.tick(at)); // a lease that ran out meanwhile fences before anything else
+                    if (inFlight != sent) {
+                        return; // abandoned for a new coordinator: its answer (or failure) means nothing now
+                    }
+                    inFlight = null;
                     if (ar.failed()) {
                         LOG.info("Member {}: heartbeat to {} failed: {}", memberId(), leader, ar.cause().getMessage());
                         if (metrics != null) {
