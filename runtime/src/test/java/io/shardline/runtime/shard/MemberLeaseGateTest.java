@@ -10,6 +10,7 @@ import io.shardline.api.handler.ShardId;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -18,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -151,18 +153,24 @@ class MemberLeaseGateTest {
         lapsed.set(true);
     }
 
-    /** The member's Redis, except that the first reply matching {@code read} arrives after the lease ran out. */
+    /**
+     * The member's Redis, except that the first reply matching {@code read} arrives after the lease ran out: on
+     * pooled commands (scripts) and on the exclusive connections of the transactional hot path alike.
+     */
     private ShardRedis lapseOnReply(Predicate<Response> read) {
         ShardRedis redis = h.redis;
+        UnaryOperator<Response> intercept = reply -> {
+            if (reply != null && !lapsed.get() && read.test(reply)) {
+                lapse();
+            }
+            return reply;
+        };
+        ExclusiveConnections exclusive = new ExclusiveConnections(
+                () -> redis.connectDedicated().map(c -> (RedisConnection) new InterceptingConnection(c, intercept)), 2);
         return new ShardRedis() {
             @Override
             public Future<Response> send(Request request) {
-                return redis.send(request).map(reply -> {
-                    if (reply != null && !lapsed.get() && read.test(reply)) {
-                        lapse();
-                    }
-                    return reply;
-                });
+                return redis.send(request).map(intercept);
             }
 
             @Override
@@ -176,9 +184,84 @@ class MemberLeaseGateTest {
             }
 
             @Override
+            public ExclusiveConnections exclusiveConnections() {
+                return exclusive;
+            }
+
+            @Override
             public boolean supportsXackdel() {
                 return redis.supportsXackdel();
             }
         };
+    }
+
+    /** A connection whose replies pass through {@code intercept} (the transaction's EXEC reply included). */
+    private static final class InterceptingConnection implements RedisConnection {
+        private final RedisConnection delegate;
+        private final UnaryOperator<Response> intercept;
+
+        InterceptingConnection(RedisConnection delegate, UnaryOperator<Response> intercept) {
+            this.delegate = delegate;
+            this.intercept = intercept;
+        }
+
+        @Override
+        public RedisConnection exceptionHandler(Handler<Throwable> handler) {
+            delegate.exceptionHandler(handler);
+            return this;
+        }
+
+        @Override
+        public RedisConnection handler(Handler<Response> handler) {
+            delegate.handler(handler);
+            return this;
+        }
+
+        @Override
+        public RedisConnection pause() {
+            delegate.pause();
+            return this;
+        }
+
+        @Override
+        public RedisConnection resume() {
+            delegate.resume();
+            return this;
+        }
+
+        @Override
+        public RedisConnection fetch(long amount) {
+            delegate.fetch(amount);
+            return this;
+        }
+
+        @Override
+        public RedisConnection endHandler(Handler<Void> handler) {
+            delegate.endHandler(handler);
+            return this;
+        }
+
+        @Override
+        public Future<Response> send(Request command) {
+            return delegate.send(command).map(intercept);
+        }
+
+        @Override
+        public Future<List<Response>> batch(List<Request> commands) {
+            return delegate.batch(commands).map(replies -> {
+                replies.forEach(intercept::apply);
+                return replies;
+            });
+        }
+
+        @Override
+        public Future<Void> close() {
+            return delegate.close();
+        }
+
+        @Override
+        public boolean pendingQueueFull() {
+            return delegate.pendingQueueFull();
+        }
     }
 }
