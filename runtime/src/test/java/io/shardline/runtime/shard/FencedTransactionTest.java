@@ -10,7 +10,6 @@ import io.shardline.api.handler.StreamRecord;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.Future;
-import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.RedisConnection;
@@ -111,13 +110,12 @@ class FencedTransactionTest {
     }
 
     /** Sends {@code HSET <owner key> owner B epoch 2} right before the first MULTI (same connection, in order). */
-    private static final class HandOverBeforeMulti implements RedisConnection {
-        private final RedisConnection delegate;
+    private static final class HandOverBeforeMulti extends ForwardingConnection {
         private final String ownerKey;
         private boolean done;
 
         HandOverBeforeMulti(RedisConnection delegate, String ownerKey) {
-            this.delegate = delegate;
+            super(delegate);
             this.ownerKey = ownerKey;
         }
 
@@ -128,57 +126,6 @@ class FencedTransactionTest {
                 delegate.send(Request.cmd(Command.HSET).arg(ownerKey).arg("owner").arg("B").arg("epoch").arg(2));
             }
             return delegate.send(request);
-        }
-
-        @Override
-        public Future<List<Response>> batch(List<Request> requests) {
-            return delegate.batch(requests);
-        }
-
-        @Override
-        public Future<Void> close() {
-            return delegate.close();
-        }
-
-        @Override
-        public boolean pendingQueueFull() {
-            return delegate.pendingQueueFull();
-        }
-
-        @Override
-        public RedisConnection exceptionHandler(Handler<Throwable> handler) {
-            delegate.exceptionHandler(handler);
-            return this;
-        }
-
-        @Override
-        public RedisConnection handler(Handler<Response> handler) {
-            delegate.handler(handler);
-            return this;
-        }
-
-        @Override
-        public RedisConnection pause() {
-            delegate.pause();
-            return this;
-        }
-
-        @Override
-        public RedisConnection resume() {
-            delegate.resume();
-            return this;
-        }
-
-        @Override
-        public RedisConnection fetch(long amount) {
-            delegate.fetch(amount);
-            return this;
-        }
-
-        @Override
-        public RedisConnection endHandler(Handler<Void> handler) {
-            delegate.endHandler(handler);
-            return this;
         }
     }
 }

@@ -10,7 +10,6 @@ import io.shardline.api.handler.ShardId;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.Future;
-import io.vertx.core.Handler;
 import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -196,49 +195,12 @@ class MemberLeaseGateTest {
     }
 
     /** A connection whose replies pass through {@code intercept} (the transaction's EXEC reply included). */
-    private static final class InterceptingConnection implements RedisConnection {
-        private final RedisConnection delegate;
+    private static final class InterceptingConnection extends ForwardingConnection {
         private final UnaryOperator<Response> intercept;
 
         InterceptingConnection(RedisConnection delegate, UnaryOperator<Response> intercept) {
-            this.delegate = delegate;
+            super(delegate);
             this.intercept = intercept;
-        }
-
-        @Override
-        public RedisConnection exceptionHandler(Handler<Throwable> handler) {
-            delegate.exceptionHandler(handler);
-            return this;
-        }
-
-        @Override
-        public RedisConnection handler(Handler<Response> handler) {
-            delegate.handler(handler);
-            return this;
-        }
-
-        @Override
-        public RedisConnection pause() {
-            delegate.pause();
-            return this;
-        }
-
-        @Override
-        public RedisConnection resume() {
-            delegate.resume();
-            return this;
-        }
-
-        @Override
-        public RedisConnection fetch(long amount) {
-            delegate.fetch(amount);
-            return this;
-        }
-
-        @Override
-        public RedisConnection endHandler(Handler<Void> handler) {
-            delegate.endHandler(handler);
-            return this;
         }
 
         @Override
@@ -252,16 +214,6 @@ class MemberLeaseGateTest {
                 replies.forEach(intercept::apply);
                 return replies;
             });
-        }
-
-        @Override
-        public Future<Void> close() {
-            return delegate.close();
-        }
-
-        @Override
-        public boolean pendingQueueFull() {
-            return delegate.pendingQueueFull();
         }
     }
 }
