@@ -112,6 +112,8 @@ public final class CoordinatorVerticle extends VerticleBase {
     /** Members of the resigned coordinator not yet told where the coordinator went. */
     private final Set<String> toRedirect = new HashSet<>();
     private Promise<Void> redirected;
+    /** Completed by the successor's answer to a hand-over, or failed when it leaves the view first; else null. */
+    private Promise<Void> handOverAnswer;
 
     /** Creates the host; deploy it once per worker. */
     public CoordinatorVerticle(CoordinatorHostSettings s) {
@@ -188,16 +190,26 @@ public final class CoordinatorVerticle extends VerticleBase {
             }
             long started = clockMs.getAsLong();
             LOG.info("Coordinator on {}: handing leadership (epoch {}) over to {}", workerId, leaderEpoch, successor);
+            Promise<Void> answered = Promise.promise();
+            handOverAnswer = answered;
             vertx.eventBus().<JsonObject>request(CoordinatorWire.address(clusterName, successor),
                             new JsonObject().put(CoordinatorWire.OP, CoordinatorWire.TAKE_OVER).put("from", workerId),
                             new DeliveryOptions().setSendTimeout(Math.max(1, timeoutMs)))
                     .onComplete(ar -> context.runOnContext(x -> {
-                        resign(successor, ar.succeeded()
-                                ? "handed over to " + successor + " in " + (clockMs.getAsLong() - started) + " ms"
-                                : "hand-over to " + successor + " failed (" + ar.cause().getMessage()
-                                        + "); the cluster view decides");
-                        awaitRedirected(2L * heartbeatIntervalMs).onComplete(done);
+                        if (ar.succeeded()) {
+                            answered.tryComplete();
+                        } else {
+                            answered.tryFail(ar.cause());
+                        }
                     }));
+            answered.future().onComplete(ar -> {
+                handOverAnswer = null;
+                resign(successor, ar.succeeded()
+                        ? "handed over to " + successor + " in " + (clockMs.getAsLong() - started) + " ms"
+                        : "hand-over to " + successor + " failed (" + ar.cause().getMessage()
+                                + "); the cluster view decides");
+                awaitRedirected(2L * heartbeatIntervalMs).onComplete(done);
+            });
         });
         return done.future();
     }
@@ -264,6 +276,10 @@ public final class CoordinatorVerticle extends VerticleBase {
 
     private void applyView(LeaderView next) {
         view = next;
+        if (handOverAnswer != null && next.members().stream().noneMatch(m -> m.workerId().equals(successor))) {
+            // The successor stopped too (or crashed): its answer will never come, so do not wait for the timeout.
+            handOverAnswer.tryFail(new IllegalStateException("worker " + successor + " left the cluster"));
+        }
         boolean handedToUs = handedOverBy != null && next.leader().workerId().equals(handedOverBy);
         if (next.isLeader() && (role == Role.FOLLOWER || role == Role.DEPOSED)) {
             claim("this worker is the oldest cluster member");

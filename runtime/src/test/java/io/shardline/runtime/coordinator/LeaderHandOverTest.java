@@ -148,6 +148,31 @@ class LeaderHandOverTest {
         }
     }
 
+    @Test
+    void aHandOverToASuccessorThatLeavesTheViewEndsAtOnce() {
+        GroupConfig group = GroupConfig.of("g", Map.of("orders", 2), "range", SESSION_MS, HEARTBEAT_MS);
+        RecordingPort p3 = new RecordingPort();
+        member("w3", group, p3);
+        until(() -> p3.owned.size() == 2, WAIT, 20, "the member owns both shards");
+        assertThat(result(hosts.get("w1").role(), WAIT)).isEqualTo(CoordinatorVerticle.Role.LEADER);
+
+        // Both w1 and its successor w2 stop at once: w2's coordinator is gone (its take-over request is taken and
+        // never answered), then w2 leaves the view. w1 must not wait for the request's timeout (its whole stop).
+        List<String> takeOvers = new CopyOnWriteArrayList<>();
+        result(vertx.undeploy(deployments.get("w2")), WAIT);
+        vertx.eventBus().<io.vertx.core.json.JsonObject>consumer(CoordinatorWire.address(cluster, "w2"),
+                message -> takeOvers.add(message.body().getString(CoordinatorWire.OP)));
+        long started = clockMs.getAsLong();
+        var handedOver = hosts.get("w1").handOver(60_000);
+        until(() -> takeOvers.contains(CoordinatorWire.TAKE_OVER), WAIT, 5, "take-over asked of w2");
+        members.set(List.of(workers.get("w1"), workers.get("w3")));
+        publishView();
+        result(handedOver, WAIT);
+        assertThat(clockMs.getAsLong() - started).as("hand-over ended by the view, not by its 60 s timeout")
+                .isLessThan(WAIT.toMillis() / 2);
+        assertThat(result(hosts.get("w1").role(), WAIT)).isEqualTo(CoordinatorVerticle.Role.RESIGNED);
+    }
+
     private MemberVerticle member(String worker, GroupConfig group, RecordingPort port) {
         MemberVerticle m = new MemberVerticle(cluster, worker + "-l-m0", group, port,
                 () -> new LeaderView(members.get(), workers.get(worker)), clockMs, HEARTBEAT_MS, 20);
