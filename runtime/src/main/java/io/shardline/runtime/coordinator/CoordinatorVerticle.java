@@ -97,8 +97,12 @@ public final class CoordinatorVerticle extends VerticleBase {
     private int term;
     private Future<?> queue = Future.succeededFuture();
     private final AuditTrail audit = new AuditTrail(AUDIT_EVENTS_PER_GROUP);
-    private final List<Pending> pending = new ArrayList<>();
-    private boolean writing;
+    private final GroupCommit commits = new GroupCommit(() -> term, () -> role == Role.LEADER, this::write, e -> {
+        LOG.error("Coordinator write failed", e);
+        if (role == Role.LEADER) {
+            discardAndReclaim(e);
+        }
+    });
     private long leaderSinceMs;
     private boolean served;
     private MessageConsumer<JsonObject> consumer;
@@ -423,7 +427,8 @@ public final class CoordinatorVerticle extends VerticleBase {
                         observeGroups();
                     }, () -> new JsonObject().put("error", ErrorCode.NONE.code()));
                 }
-                case ReadModelWire.DESCRIBE, ReadModelWire.AUDIT -> message.reply(readModel(op, body));
+                case ReadModelWire.DESCRIBE, ReadModelWire.AUDIT -> message.reply(ReadModelWire.answer(op, body, coordinator, audit,
+                        view == null ? List.of() : view.members().stream().map(m -> m.workerId()).toList()));
                 default -> message.fail(ErrorCode.INVALID_REQUEST.code(), "unknown operation '" + op + "'");
             }
         } catch (RuntimeException e) {
@@ -434,7 +439,7 @@ public final class CoordinatorVerticle extends VerticleBase {
 
     private void answerAfterCommit(Message<JsonObject> message, String op, JsonObject body,
                                    List<CoordinatorRecord> records, Runnable onCommitted, Supplier<JsonObject> answer) {
-        commit(records).onComplete(ar -> {
+        commits.commit(records).onComplete(ar -> {
             if (ar.succeeded()) {
                 onCommitted.run();
                 message.reply(answer.get());
@@ -465,68 +470,12 @@ public final class CoordinatorVerticle extends VerticleBase {
             }
             CoordinatorResult<Void> result = coordinator.tick(clockMs.getAsLong());
             // Also with no records: the guarded (empty) append re-confirms the leader epoch every tick.
-            commit(result.records()).onSuccess(v -> {
+            commits.commit(result.records()).onSuccess(v -> {
                 audit.addAll(result.events());
                 observeGroups();
             });
             return Future.<Void>succeededFuture();
         }).otherwiseEmpty().mapEmpty();
-    }
-
-    /**
-     * Steps 2 and 3 for an answer, as a group commit. Every answer, also one that decided nothing, waits for a
-     * guarded append (an empty append only checks the leader epoch and revision) that was <em>issued after</em>
-     * its decision and carries its records: an answer renews the member's lease, and only a confirmed leader may
-     * renew leases. Skipping the confirmation when it was recent lets a deposed leader renew leases its successor
-     * no longer honours, which the coordinator simulation shows can give a shard two processing members
-     * (docs/protocol.md, section 7). What is batched is only the round trip: while one append is in flight, the
-     * decisions taken meanwhile collect in {@link #pending} and go out together, in decision order, in the next
-     * append as soon as the current one returns. So there is at most one write in flight, the store revision
-     * advances in order, and one Redis round trip confirms many answers.
-     */
-    private Future<Void> commit(List<CoordinatorRecord> records) {
-        Pending p = new Pending(term, records, Promise.promise());
-        pending.add(p);
-        flush();
-        return p.done().future();
-    }
-
-    /** Starts the next group commit unless one is in flight; called on the context. */
-    private void flush() {
-        if (writing || pending.isEmpty()) {
-            return;
-        }
-        List<Pending> batch = new ArrayList<>();
-        List<CoordinatorRecord> records = new ArrayList<>();
-        for (Pending p : pending) {
-            if (p.term() != term || role != Role.LEADER) {
-                p.done().fail(new IllegalStateException("decided by a coordinator instance that was discarded"));
-            } else {
-                batch.add(p);
-                records.addAll(p.records());
-            }
-        }
-        pending.clear();
-        if (batch.isEmpty()) {
-            return;
-        }
-        writing = true;
-        Future<Void> written;
-        try {
-            written = write(records);
-        } catch (RuntimeException e) {
-            // Never leave writing set: every later answer would wait forever.
-            LOG.error("Coordinator write failed", e);
-            if (role == Role.LEADER) {
-                discardAndReclaim(e);
-            }
-            written = Future.failedFuture(e);
-        }
-        written.onComplete(ar -> {
-            writing = false;
-            batch.forEach(p -> p.done().handle(ar));
-            flush();
-        });
     }
 
     /**
@@ -576,10 +525,6 @@ public final class CoordinatorVerticle extends VerticleBase {
                 });
     }
 
-    /** A decision waiting for the group commit that confirms it. */
-    private record Pending(int term, List<CoordinatorRecord> records, Promise<Void> done) {
-    }
-
     private void discardAndReclaim(Throwable e) {
         if (e instanceof StoreFencedException f && f.kind() == StoreFencedException.Kind.STALE_LEADER_EPOCH) {
             discard(Role.DEPOSED, f.getMessage());
@@ -605,23 +550,6 @@ public final class CoordinatorVerticle extends VerticleBase {
         audit.clear();
         term++;
         transitionTo(next, why);
-    }
-
-    /** Answers a read of the read model ({@link ReadModelWire}); nothing is written, so no guard is needed. */
-    private JsonObject readModel(String op, JsonObject body) {
-        String groupId = body.getString("groupId", "");
-        var described = coordinator.describe(groupId);
-        if (described.isEmpty()) {
-            return new JsonObject().put("error", ErrorCode.GROUP_NOT_FOUND.code())
-                    .put("errorMessage", "group '" + groupId + "' is not configured");
-        }
-        if (ReadModelWire.AUDIT.equals(op)) {
-            return new JsonObject().put("error", ErrorCode.NONE.code())
-                    .put("events", ReadModelWire.toJson(audit.recent(groupId, body.getInteger("limit", 100))));
-        }
-        List<String> workers = view == null ? List.of() : view.members().stream().map(m -> m.workerId()).toList();
-        return new JsonObject().put("error", ErrorCode.NONE.code()).put("group",
-                ReadModelWire.toJson(described.get(), member -> ReadModelWire.workerOf(member, workers)));
     }
 
     private Future<Void> replyNotCoordinator(Message<JsonObject> message, String op, JsonObject body) {

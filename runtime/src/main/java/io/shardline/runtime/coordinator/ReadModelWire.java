@@ -2,8 +2,10 @@ package io.shardline.runtime.coordinator;
 
 import io.shardline.api.handler.ShardId;
 import io.shardline.coordinator.AuditEvent;
+import io.shardline.coordinator.GroupCoordinator;
 import io.shardline.coordinator.group.GroupView;
 import io.shardline.coordinator.group.MemberView;
+import io.shardline.coordinator.protocol.ErrorCode;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Collection;
@@ -36,6 +38,28 @@ public final class ReadModelWire {
     /** The request for the last {@code limit} audit events of {@code groupId}. */
     public static JsonObject auditRequest(String groupId, int limit) {
         return new JsonObject().put(CoordinatorWire.OP, AUDIT).put("groupId", groupId).put("limit", limit);
+    }
+
+    /**
+     * The leader's answer to a read-model request ({@link #DESCRIBE} or {@link #AUDIT}): nothing is written, so no
+     * guard is needed; {@code GROUP_NOT_FOUND} for a group the coordinator does not know.
+     *
+     * @param workers the live workers, to name the worker of each member
+     */
+    static JsonObject answer(String op, JsonObject body, GroupCoordinator coordinator, AuditTrail audit,
+                             List<String> workers) {
+        String groupId = body.getString("groupId", "");
+        var described = coordinator.describe(groupId);
+        if (described.isEmpty()) {
+            return new JsonObject().put("error", ErrorCode.GROUP_NOT_FOUND.code())
+                    .put("errorMessage", "group '" + groupId + "' is not configured");
+        }
+        if (AUDIT.equals(op)) {
+            return new JsonObject().put("error", ErrorCode.NONE.code())
+                    .put("events", toJson(audit.recent(groupId, body.getInteger("limit", 100))));
+        }
+        return new JsonObject().put("error", ErrorCode.NONE.code()).put("group",
+                toJson(described.get(), member -> workerOf(member, workers)));
     }
 
     /**
