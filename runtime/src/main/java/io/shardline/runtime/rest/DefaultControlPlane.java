@@ -201,9 +201,12 @@ public final class DefaultControlPlane implements ControlPlane {
 
     @Override
     public Future<ListenerStatus> restart(String name, boolean includeMembers, boolean onlyFailed) {
+        // The status is read before the restart is asked for: a member being restarted leaves its worker's report
+        // for a moment, and the answer must still list it (as RESTARTING).
         return located(name)
-                .compose(found -> cluster.restart(name, includeMembers, onlyFailed))
-                .compose(restarting -> listenerStatus(name).map(status -> restarting(status, Set.copyOf(restarting))));
+                .compose(found -> listenerStatus(name))
+                .compose(before -> cluster.restart(name, includeMembers, onlyFailed)
+                        .map(restarting -> restarting(before, Set.copyOf(restarting))));
     }
 
     @Override

@@ -82,9 +82,13 @@ final class FakeClusterView implements ClusterView {
         if (!includeMembers) {
             return Future.succeededFuture(List.of());
         }
-        return Future.succeededFuture(members.getOrDefault(listener, List.of()).stream()
+        List<MemberStatus> all = members.getOrDefault(listener, List.of());
+        List<String> restarting = all.stream()
                 .filter(m -> !onlyFailed || m.state() == io.shardline.runtime.rest.entity.ListenerState.FAILED)
                 .map(MemberStatus::id)
-                .toList());
+                .toList();
+        // As on a real worker, a member being restarted is absent from the report until it is back.
+        members.put(listener, all.stream().filter(m -> !restarting.contains(m.id())).toList());
+        return Future.succeededFuture(restarting);
     }
 }
