@@ -35,7 +35,7 @@ import java.util.function.Function;
  * and audit events. The host persists the records with a compare-and-set under its leader epoch before it
  * answers (see {@link CoordinatorResult}). {@link #replay} is the only mutator of persisted state; a new leader
  * builds a fresh coordinator, replays the store, and calls {@link #activate} so that nobody is expired before
- * one session timeout passed on the new leader's clock.
+ * the leases the previous leader granted may have run out.
  */
 public final class GroupCoordinator {
 
@@ -69,17 +69,40 @@ public final class GroupCoordinator {
     }
 
     /**
-     * Starts serving after the store was replayed: every known member gets a lease until {@code nowMs} plus the
-     * session timeout, so a leader change expires nobody who is still heartbeating, and every pending revocation
-     * gets a full rebalance timeout from {@code nowMs}.
+     * Starts serving after the store was replayed: every known member gets a lease until {@code nowMs} plus what
+     * may remain of a lease the previous leader granted ({@link #inheritedLeaseMs}), so a leader change expires
+     * nobody who is still heartbeating, and every pending revocation gets a full rebalance timeout from
+     * {@code nowMs}.
+     *
+     * @param nowMs the new leader's clock
+     * @param quietMs how long before {@code nowMs} the previous leader's last answer was confirmed in the store
+     *     (its last accepted write), as measured by the store's clock; 0 when unknown
      */
-    public void activate(long nowMs) {
+    public void activate(long nowMs, long quietMs) {
         for (Group g : groups.values()) {
+            long lease = inheritedLeaseMs(g.config().sessionTimeoutMs(), quietMs);
             for (String memberId : g.members().keySet()) {
-                g.extendLease(memberId, nowMs + g.config().sessionTimeoutMs());
+                g.extendLease(memberId, nowMs + lease);
             }
             g.restartRevocationTimers(nowMs);
         }
+    }
+
+    /**
+     * The longest a lease granted by the previous leader can still run when the new leader starts. Every answer
+     * renews a lease counted from the member's <em>send</em> time and is given only after a write issued after
+     * its decision was accepted by the store, so no member holds a lease ending later than the last accepted
+     * write plus the session timeout. Of that, {@code quietMs} (store clock) has passed already; a margin of
+     * 5% of the session timeout covers the rate difference between the store's clock and the members' clocks
+     * (the bounded-drift assumption). With {@code quietMs} unknown (0) this is a whole session timeout: the
+     * rule of a leader that knows nothing about its predecessor.
+     */
+    public static long inheritedLeaseMs(long sessionTimeoutMs, long quietMs) {
+        if (quietMs <= 0) {
+            return sessionTimeoutMs;
+        }
+        long margin = sessionTimeoutMs / 20;
+        return Math.min(sessionTimeoutMs, Math.max(0, sessionTimeoutMs - quietMs) + margin);
     }
 
     /**

@@ -141,6 +141,37 @@ class LifecycleTest {
     }
 
     @Test
+    void newLeaderThatKnowsWhenItsPredecessorLastWroteWaitsOnlyForTheLeasesThatCanRemain() {
+        CoordinatorTestContext ctx = CoordinatorTestContext.withShards(4);
+        int epochA = ctx.join("A").memberEpoch();
+        int epochB = ctx.join("B").memberEpoch();
+        ctx.sleep(1000);
+        ctx.heartbeat("A", epochA, List.of(), List.of());
+        ctx.sleep(1000);
+        ctx.heartbeat("B", epochB, List.of(), List.of());
+        // The old leader dies after its last accepted write at 2000; the successor claims at 2500. Without that
+        // knowledge it would keep A until 2500 + 3000.
+        ctx.sleep(500);
+        ctx.becomeLeader(500);
+        // No lease it granted ends after 2000 + 3000; 5% of the session (150 ms) covers clock rates.
+        ctx.sleep(2649);
+        ctx.heartbeat("B", epochB, List.of(), List.of());
+        assertNotNull(ctx.member("A"));
+        ctx.sleep(1);
+        assertNull(ctx.member("A"));
+        assertNotNull(ctx.member("B"));
+    }
+
+    @Test
+    void inheritedLeaseIsAWholeSessionWhenThePredecessorIsUnknownAndNeverMore() {
+        assertEquals(3000, GroupCoordinator.inheritedLeaseMs(3000, 0));
+        assertEquals(3000, GroupCoordinator.inheritedLeaseMs(3000, 100));
+        assertEquals(2150, GroupCoordinator.inheritedLeaseMs(3000, 1000));
+        assertEquals(150, GroupCoordinator.inheritedLeaseMs(3000, 3000));
+        assertEquals(150, GroupCoordinator.inheritedLeaseMs(3000, 60_000));
+    }
+
+    @Test
     void snapshotReplaysToTheSameReadModel() {
         CoordinatorTestContext ctx = CoordinatorTestContext.withShards(4);
         int epochA = ctx.join("A").memberEpoch();

@@ -67,7 +67,7 @@ class CoordinatorSimulationTest {
                 + "ended (seed %d)%n", count, first, events, ms, slowest.stabilizationMs(), slowest.seed());
         System.out.println("simulation: " + stats);
         if (count >= 200) {
-            for (String kind : List.of("crash", "pause", "leave", "join", "failover", "deposed leader writes refused",
+            for (String kind : List.of("crash", "pause", "leave", "join", "failover", "leader crash", "deposed leader writes refused",
                     "self-fenced at lease deadline", "fenced by the coordinator", "messages dropped",
                     "messages duplicated", "shard_set_changed", "reshard_rollback", "eager seeds",
                     "cooperative-sticky seeds",

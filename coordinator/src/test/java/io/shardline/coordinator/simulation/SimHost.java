@@ -29,6 +29,7 @@ final class SimHost {
     private final long leaderEpoch;
     private long revision;
     private boolean refused;
+    private boolean crashed;
 
     SimHost(Simulation sim, int id) {
         this.sim = sim;
@@ -38,9 +39,10 @@ final class SimHost {
         this.revision = state.revision();
         this.coordinator = new GroupCoordinator(sim::assignor, CoordinatorMetrics.NOOP);
         state.records().forEach(coordinator::replay);
-        coordinator.activate(sim.now());
+        long quiet = sim.storeQuietMs();
+        coordinator.activate(sim.now(), quiet);
         sim.scheduler().note(() -> "host " + id + " leads with leader epoch " + leaderEpoch + " after replaying "
-                + state.records().size() + " records");
+                + state.records().size() + " records, " + quiet + " ms after the last accepted write");
     }
 
     void configure(GroupConfig config, ChangeReason reason) {
@@ -48,6 +50,9 @@ final class SimHost {
     }
 
     void onHeartbeat(SimMember from, int incarnation, long requestId, HeartbeatRequest request) {
+        if (crashed) {
+            return;
+        }
         CoordinatorResult<HeartbeatResponse> result = coordinator.heartbeat(sim.now(), request);
         if (persist(result)) {
             HeartbeatResponse response = result.response();
@@ -58,10 +63,16 @@ final class SimHost {
     }
 
     void onLeave(LeaveRequest request) {
+        if (crashed) {
+            return;
+        }
         persist(coordinator.leave(sim.now(), request));
     }
 
     void tick() {
+        if (crashed) {
+            return;
+        }
         persist(coordinator.tick(sim.now()));
         sim.scheduler().after(sim.leader() == this ? 100 : 1000, () -> "tick host " + id, this::tick);
     }
@@ -69,6 +80,7 @@ final class SimHost {
     private boolean persist(CoordinatorResult<?> result) {
         try {
             revision = sim.store().append(leaderEpoch, revision, result.records());
+            sim.writeAccepted();
         } catch (StoreConflictException e) {
             if (sim.leader() == this) {
                 throw new AssertionError("the current leader was refused: " + e.getMessage());
@@ -101,6 +113,16 @@ final class SimHost {
 
     GroupCoordinator coordinator() {
         return coordinator;
+    }
+
+    /** The host's process dies: from now on it answers, writes and ticks nothing. */
+    void crash() {
+        crashed = true;
+        sim.scheduler().note(() -> "host " + id + " crashed");
+    }
+
+    boolean crashed() {
+        return crashed;
     }
 
     boolean wasRefused() {

@@ -42,6 +42,10 @@ final class Simulation {
     private int shardCount;
     private long lastUnstableMs;
     private final SimStats stats = new SimStats();
+    /** The store's clock runs at this rate of the simulated clock (bounded drift, within +-2%). */
+    private final double storeClockRate;
+    /** When (simulated clock) the store last accepted a write, or MIN_VALUE before any. */
+    private long lastAcceptedWriteMs = Long.MIN_VALUE;
 
     Simulation(long seed, boolean tracing) {
         this.seed = seed;
@@ -50,6 +54,7 @@ final class Simulation {
         this.config = SimConfig.draw(random);
         this.network = new SimNetwork(scheduler, random, 0.05, 0.03, 150, 20);
         this.shardCount = config.shards();
+        this.storeClockRate = 0.98 + random.nextDouble() * 0.04;
     }
 
     /** Runs the seed; returns how long after the end of faults the group became stable for good. */
@@ -152,16 +157,19 @@ final class Simulation {
         } else if (dice < 65) {
             stats.inc("join");
             addMember(Optional.empty());
+        } else if (dice < 74) {
+            failover();
         } else if (dice < 82) {
-            lastFailoverMs = scheduler.now();
-            leader = newHost();
-            SimHost next = leader;
-            for (SimMember m : members.values()) {
-                // Members learn of the new leader up to one session timeout late (Hazelcast membership events).
-                scheduler.after(random.nextInt(session), () -> "learn leader " + m.memberId(),
-                        () -> m.learnLeader(next));
+            if (!leader.crashed()) {
+                // The leader's process dies: it answers nothing more. Its successor claims after the failure
+                // detection (up to 1.5 session timeouts), and inherits only what is left of the leases it granted.
+                stats.inc("leader crash");
+                leader.crash();
+                // The election lands before the faults end, so the stability bound after them still holds.
+                long detection = random.nextInt(Math.max(1, (int) Math.min(session * 3L / 2, faultEnd - scheduler.now())));
+                scheduler.after(detection, () -> "elect after leader crash", this::failover);
             }
-        } else {
+        } else if (!leader.crashed()) {
             int next = Math.max(1, shardCount + random.nextInt(6) - 2);
             ChangeReason reason = next < shardCount ? ChangeReason.RESHARD_ROLLBACK : ChangeReason.SHARD_SET_CHANGED;
             scheduler.note(() -> "reshard " + shardCount + " -> " + next);
@@ -169,6 +177,31 @@ final class Simulation {
             shardCount = next;
             leader.configure(leader.group().config().withStreams(Map.of(STREAM, next)), reason);
         }
+    }
+
+    private void failover() {
+        lastFailoverMs = scheduler.now();
+        leader = newHost();
+        SimHost next = leader;
+        for (SimMember m : members.values()) {
+            // Members learn of the new leader up to one session timeout late (Hazelcast membership events).
+            scheduler.after(random.nextInt(config.sessionTimeoutMs()), () -> "learn leader " + m.memberId(),
+                    () -> m.learnLeader(next));
+        }
+    }
+
+    /** The store accepted a write now. */
+    void writeAccepted() {
+        lastAcceptedWriteMs = scheduler.now();
+    }
+
+    /**
+     * How long ago the store last accepted a write, measured on the store's (drifting) clock, as the runtime
+     * reads it from Redis when it claims the leader epoch; 0 before any write.
+     */
+    long storeQuietMs() {
+        return lastAcceptedWriteMs == Long.MIN_VALUE ? 0
+                : (long) Math.floor((scheduler.now() - lastAcceptedWriteMs) * storeClockRate);
     }
 
     private void endFaults() {

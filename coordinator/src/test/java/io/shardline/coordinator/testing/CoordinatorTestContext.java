@@ -119,13 +119,20 @@ public final class CoordinatorTestContext {
 
     /** Claims leadership and rebuilds the coordinator from the store (a leader change), then activates it. */
     public GroupCoordinator becomeLeader() {
+        return becomeLeader(0);
+    }
+
+    /**
+     * A leader change whose claim found the predecessor's last accepted write {@code quietMs} ago (0: unknown).
+     */
+    public GroupCoordinator becomeLeader(long quietMs) {
         StoreState state = store.claimLeadership();
         leaderEpoch = state.leaderEpoch();
         revision = state.revision();
         coordinator = new GroupCoordinator(name -> name.equals(assignor.name()) ? assignor : null,
                 CoordinatorMetrics.NOOP);
         state.records().forEach(coordinator::replay);
-        coordinator.activate(time.milliseconds());
+        coordinator.activate(time.milliseconds(), quietMs);
         return coordinator;
     }
 

@@ -36,6 +36,7 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -315,8 +316,12 @@ public final class CoordinatorVerticle extends VerticleBase {
                                         + " (taken by " + claim.state().holder() + ") while claiming");
                             }
                             long claimedAt = clockMs.getAsLong();
+                            long lastWriteAgoMs = claim.lastWrite()
+                                    .filter(w -> !w.runId().isEmpty() && w.runId().equals(info.runId()))
+                                    .map(RedisGroupLog.LastWrite::agoMs).orElse(-1L);
                             return replay(claim.state(), true).map(fresh -> {
-                                becomeLeader(myTerm, fresh, claim.state(), info.runId(), started, claimedAt);
+                                becomeLeader(myTerm, fresh, claim.state(), info.runId(), started, claimedAt,
+                                        lastWriteAgoMs);
                                 return (Void) null;
                             });
                         }))
@@ -346,15 +351,23 @@ public final class CoordinatorVerticle extends VerticleBase {
         }, false);
     }
 
+    /**
+     * Serves as leader with the replayed coordinator. {@code lastWriteAgoMs} is how long before the claim the
+     * previous leader's last write was accepted (Redis clock), or -1 when unknown (none recorded, or recorded
+     * under another Redis run id: a restarted server may have lost later writes): members whose lease the
+     * predecessor renewed keep only what can remain of it (GroupCoordinator#inheritedLeaseMs), so the members of
+     * a killed leader's worker expire about one session timeout after their last answer, not after the claim.
+     */
     private void becomeLeader(int myTerm, GroupCoordinator fresh, GroupLogState state, String runId, long startedMs,
-                              long claimedAt) {
+                              long claimedAt, long lastWriteAgoMs) {
         if (myTerm != term || role != Role.CLAIMING) {
             LOG.info("Coordinator on {}: took leader epoch {} but stopped claiming meanwhile (role {}); not leading",
                     workerId, state.leaderEpoch(), role);
             return;
         }
         long now = clockMs.getAsLong();
-        fresh.activate(now);
+        long quietMs = lastWriteAgoMs < 0 ? 0 : lastWriteAgoMs + (now - claimedAt);
+        fresh.activate(now, quietMs);
         coordinator = fresh;
         leaderEpoch = state.leaderEpoch();
         revision = state.revision();
@@ -364,9 +377,17 @@ public final class CoordinatorVerticle extends VerticleBase {
         served = false;
         transitionTo(Role.LEADER, "took leader epoch " + leaderEpoch + " at revision " + revision + ", replayed "
                 + logRecords + " records, groups " + fresh.groupIds() + " in " + (now - startedMs) + " ms (replay "
-                + (now - claimedAt) + " ms)");
+                + (now - claimedAt) + " ms); the last write was " + (lastWriteAgoMs < 0 ? "unknown"
+                : quietMs + " ms ago") + ", so inherited leases run at most "
+                + inheritedLeaseMs(fresh, quietMs) + " more");
         hostMetrics.leadership(leaderEpoch);
         observeGroups();
+    }
+
+    private static String inheritedLeaseMs(GroupCoordinator c, long quietMs) {
+        return c.groupIds().stream().map(g -> c.group(g).orElseThrow().config().sessionTimeoutMs())
+                .map(session -> Long.toString(GroupCoordinator.inheritedLeaseMs(session, quietMs)))
+                .distinct().collect(Collectors.joining("/", "", " ms"));
     }
 
     /** Feeds the group gauges (members, epochs, pending revocations) from the coordinator's state. */
@@ -497,11 +518,11 @@ public final class CoordinatorVerticle extends VerticleBase {
             List<CoordinatorRecord> snapshot = coordinator.snapshot();
             int before = logRecords + records.size();
             logged = snapshot.size();
-            guarded = log.compact(leaderEpoch, revision, codec.encodeAll(snapshot)).onSuccess(rev ->
+            guarded = log.compact(leaderEpoch, revision, fencedRunId, codec.encodeAll(snapshot)).onSuccess(rev ->
                     LOG.info("Compacted group metadata: {} records -> {} (revision {})", before, logged, rev));
         } else {
             logged = logRecords + records.size();
-            guarded = log.append(leaderEpoch, revision, codec.encodeAll(records));
+            guarded = log.append(leaderEpoch, revision, fencedRunId, codec.encodeAll(records));
         }
         return guarded
                 .compose(rev -> {

@@ -46,8 +46,16 @@ public record MetadataKeys(String clusterName) {
         return prefix() + ":log";
     }
 
-    /** The keys the scripts take, in script order: epoch, holder, revision, log. */
+    /**
+     * String: {@code <run_id> <seconds> <microseconds>}, the Redis server's run id as the writer knew it and the
+     * server's {@code TIME} at the last accepted guarded write. A new leader reads how long ago that was.
+     */
+    public String lastWrite() {
+        return prefix() + ":last-write";
+    }
+
+    /** The keys the scripts take, in script order: epoch, holder, revision, log, last write. */
     public List<String> scriptKeys() {
-        return List.of(leaderEpoch(), leaderHolder(), revision(), log());
+        return List.of(leaderEpoch(), leaderHolder(), revision(), log(), lastWrite());
     }
 }

@@ -6,6 +6,7 @@ import io.vertx.redis.client.Response;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The group metadata log in Redis, every operation one Lua script so that its guards and its write
@@ -15,8 +16,10 @@ import java.util.Objects;
  *   <li>{@link #claim} takes a new leader epoch ({@code INCR}), optionally only if the epoch is still
  *       the one the claimant saw (compare-and-set), and returns the state to replay;</li>
  *   <li>{@link #append} and {@link #compact} write only if the writer's leader epoch is the current one
- *       and its expected revision is the current revision, then increment the revision. A deposed or
- *       partitioned leader's write is refused with {@link StoreFencedException}.</li>
+ *       and its expected revision is the current revision, then increment the revision and record the
+ *       server's {@code TIME} as the last write. A deposed or partitioned leader's write is refused with
+ *       {@link StoreFencedException}. A claim returns how long ago the last write was, so a new leader knows
+ *       how much of the leases its predecessor granted (answers follow accepted writes) can remain.</li>
  * </ul>
  *
  * <p>Records are opaque strings (JSON) here. Thread-safe.
@@ -35,6 +38,10 @@ public final class RedisGroupLog {
               end
               return nil
             end
+            local function stamp(run_id)
+              local t = redis.call('TIME')
+              redis.call('SET', KEYS[5], run_id .. ' ' .. t[1] .. ' ' .. t[2])
+            end
             local function push(first)
               local i = first
               while i <= #ARGV do
@@ -45,26 +52,40 @@ public final class RedisGroupLog {
             end
             """;
 
-    /** KEYS: epoch holder revision log; ARGV: writerEpoch expectedRevision record... */
+    /** KEYS: epoch holder revision log lastWrite; ARGV: writerEpoch expectedRevision runId record... */
     private static final LuaScript APPEND = LuaScript.of(GUARD + """
             local err = guard(ARGV[1], ARGV[2])
             if err then return err end
-            if #ARGV == 2 then return tonumber(ARGV[2]) end
-            push(3)
+            stamp(ARGV[3])
+            if #ARGV == 3 then return tonumber(ARGV[2]) end
+            push(4)
             return redis.call('INCR', KEYS[3])
             """);
 
-    /** KEYS: epoch holder revision log; ARGV: writerEpoch expectedRevision record... */
+    /** KEYS: epoch holder revision log lastWrite; ARGV: writerEpoch expectedRevision runId record... */
     private static final LuaScript COMPACT = LuaScript.of(GUARD + """
             local err = guard(ARGV[1], ARGV[2])
             if err then return err end
+            stamp(ARGV[3])
             redis.call('DEL', KEYS[4])
-            push(3)
+            push(4)
             return redis.call('INCR', KEYS[3])
             """);
 
-    /** KEYS: epoch holder revision log; ARGV: holder expectedEpoch('' = any) -> {won, epoch, revision, holder, record...}. */
+    /**
+     * KEYS: epoch holder revision log lastWrite; ARGV: holder expectedEpoch('' = any)
+     * -> {won, epoch, revision, holder, lastWriteRunId, msSinceLastWrite (-1: none), record...}.
+     */
     private static final LuaScript CLAIM = LuaScript.of("""
+            local function since_last_write()
+              local last = redis.call('GET', KEYS[5])
+              if not last then return '', -1 end
+              local run_id, s, us = string.match(last, '^(%S*) (%d+) (%d+)$')
+              if not run_id then return '', -1 end
+              local t = redis.call('TIME')
+              local ms = (tonumber(t[1]) - tonumber(s)) * 1000 + math.floor((tonumber(t[2]) - tonumber(us)) / 1000)
+              return run_id, ms
+            end
             local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
             local won = 1
             local epoch = cur
@@ -74,7 +95,9 @@ public final class RedisGroupLog {
             else
               won = 0
             end
-            local out = {won, epoch, tonumber(redis.call('GET', KEYS[3]) or '0'), redis.call('GET', KEYS[2]) or ''}
+            local run_id, since = since_last_write()
+            local out = {won, epoch, tonumber(redis.call('GET', KEYS[3]) or '0'), redis.call('GET', KEYS[2]) or '',
+                         run_id, since}
             local log = redis.call('LRANGE', KEYS[4], 0, -1)
             for i = 1, #log do out[#out + 1] = log[i] end
             return out
@@ -98,8 +121,23 @@ public final class RedisGroupLog {
         this.keys = Objects.requireNonNull(keys, "keys");
     }
 
-    /** The result of a claim. */
-    public record Claim(boolean won, GroupLogState state) {
+    /**
+     * The result of a claim.
+     *
+     * @param won whether the claimant took the leader epoch
+     * @param state the stored state to replay
+     * @param lastWrite the last accepted guarded write, if one is recorded
+     */
+    public record Claim(boolean won, GroupLogState state, Optional<LastWrite> lastWrite) {
+    }
+
+    /**
+     * When the last accepted guarded write happened, as the claim read it.
+     *
+     * @param runId the Redis run id the writer had checked (empty when the writer did not know it)
+     * @param agoMs how long before the claim it was accepted, by the Redis server's clock (never negative)
+     */
+    public record LastWrite(String runId, long agoMs) {
     }
 
     /**
@@ -111,8 +149,11 @@ public final class RedisGroupLog {
         String expected = expectedEpoch < 0 ? "" : Long.toString(expectedEpoch);
         return CLAIM.call(redis, keys.scriptKeys(), List.of(holder, expected)).map(r -> {
             boolean won = r.get(0).toLong() == 1;
+            long ago = r.get(5).toLong();
+            Optional<LastWrite> lastWrite = ago < 0 ? Optional.empty()
+                    : Optional.of(new LastWrite(r.get(4).toString(), ago));
             return new Claim(won, new GroupLogState(r.get(1).toLong(), r.get(2).toLong(), r.get(3).toString(),
-                    strings(r, 4)));
+                    strings(r, 6)), lastWrite);
         });
     }
 
@@ -123,21 +164,25 @@ public final class RedisGroupLog {
     }
 
     /**
-     * Appends records under the guards.
+     * Appends records under the guards; an accepted append also records the server's time and {@code runId}
+     * as the last write.
      *
+     * @param runId the Redis run id the writer checked before writing ({@code ""} when it does not know it:
+     *     a later claimant then inherits nothing of the leases the writer granted)
      * @return the new revision ({@code expectedRevision + 1}; unchanged for no records, which still checks the guards)
      */
-    public Future<Long> append(long leaderEpoch, long expectedRevision, List<String> records) {
-        return write(APPEND, leaderEpoch, expectedRevision, records);
+    public Future<Long> append(long leaderEpoch, long expectedRevision, String runId, List<String> records) {
+        return write(APPEND, leaderEpoch, expectedRevision, runId, records);
     }
 
     /**
-     * Replaces the log by {@code snapshot} under the guards, so the log does not grow without bound.
+     * Replaces the log by {@code snapshot} under the guards, so the log does not grow without bound; recorded as
+     * the last write like {@link #append}.
      *
      * @return the new revision
      */
-    public Future<Long> compact(long leaderEpoch, long expectedRevision, List<String> snapshot) {
-        return write(COMPACT, leaderEpoch, expectedRevision, snapshot);
+    public Future<Long> compact(long leaderEpoch, long expectedRevision, String runId, List<String> snapshot) {
+        return write(COMPACT, leaderEpoch, expectedRevision, runId, snapshot);
     }
 
     /** The keys used. */
@@ -145,10 +190,15 @@ public final class RedisGroupLog {
         return keys;
     }
 
-    private Future<Long> write(LuaScript script, long leaderEpoch, long expectedRevision, List<String> records) {
-        List<String> args = new ArrayList<>(records.size() + 2);
+    private Future<Long> write(LuaScript script, long leaderEpoch, long expectedRevision, String runId,
+                               List<String> records) {
+        if (runId.chars().anyMatch(Character::isWhitespace)) {
+            throw new IllegalArgumentException("run id must not contain whitespace: '" + runId + "'");
+        }
+        List<String> args = new ArrayList<>(records.size() + 3);
         args.add(Long.toString(leaderEpoch));
         args.add(Long.toString(expectedRevision));
+        args.add(runId);
         args.addAll(records);
         return script.call(redis, keys.scriptKeys(), args)
                 .map(Response::toLong)

@@ -53,12 +53,12 @@ public final class RedisMetadataStore implements MetadataStore {
 
     @Override
     public long append(long leaderEpoch, long expectedRevision, List<CoordinatorRecord> records) {
-        return await(log.append(leaderEpoch, expectedRevision, codec.encodeAll(records)));
+        return await(log.append(leaderEpoch, expectedRevision, "", codec.encodeAll(records)));
     }
 
     @Override
     public long compact(long leaderEpoch, long expectedRevision, List<CoordinatorRecord> snapshot) {
-        return await(log.compact(leaderEpoch, expectedRevision, codec.encodeAll(snapshot)));
+        return await(log.compact(leaderEpoch, expectedRevision, "", codec.encodeAll(snapshot)));
     }
 
     private <T> T await(Future<T> future) {

@@ -3,6 +3,7 @@ package io.shardline.runtime.store;
 import static io.shardline.runtime.testing.Await.failure;
 import static io.shardline.runtime.testing.Await.result;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.shardline.runtime.redis.RedisClient;
@@ -12,6 +13,7 @@ import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
 import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -25,6 +27,7 @@ import org.junit.jupiter.api.Test;
 class RedisGroupLogTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final String RUN = "run-1";
 
     private Vertx vertx;
     private RedisClient redis;
@@ -47,13 +50,13 @@ class RedisGroupLogTest {
     void deposedLeaderWriteIsRefused() {
         RedisGroupLog.Claim first = result(log.claim("w1", 0), WAIT);
         assertEquals(new GroupLogState(1, 0, "w1", List.of()), first.state());
-        assertEquals(1L, result(log.append(1, 0, List.of("a", "b")), WAIT));
+        assertEquals(1L, result(log.append(1, 0, RUN, List.of("a", "b")), WAIT));
 
         RedisGroupLog.Claim second = result(log.claim("w2", 1), WAIT);
         assertThat(second.won()).isTrue();
         assertEquals(new GroupLogState(2, 1, "w2", List.of("a", "b")), second.state());
 
-        Throwable refused = failure(log.append(1, 1, List.of("zombie")), WAIT);
+        Throwable refused = failure(log.append(1, 1, RUN, List.of("zombie")), WAIT);
         assertThat(refused).isInstanceOfSatisfying(StoreFencedException.class, e -> {
             assertEquals(StoreFencedException.Kind.STALE_LEADER_EPOCH, e.kind());
             assertEquals(2, e.currentEpoch());
@@ -74,20 +77,20 @@ class RedisGroupLogTest {
     @Test
     void staleRevisionIsRefusedAndEmptyAppendChecksGuards() {
         result(log.claim("w1", 0), WAIT);
-        assertEquals(1L, result(log.append(1, 0, List.of("a")), WAIT));
-        assertThat(failure(log.append(1, 0, List.of("b")), WAIT)).isInstanceOfSatisfying(StoreFencedException.class,
+        assertEquals(1L, result(log.append(1, 0, RUN, List.of("a")), WAIT));
+        assertThat(failure(log.append(1, 0, RUN, List.of("b")), WAIT)).isInstanceOfSatisfying(StoreFencedException.class,
                 e -> assertEquals(StoreFencedException.Kind.REVISION_MISMATCH, e.kind()));
-        assertEquals(1L, result(log.append(1, 1, List.of()), WAIT));
-        assertThat(failure(log.append(7, 1, List.of()), WAIT)).isInstanceOf(StoreFencedException.class);
+        assertEquals(1L, result(log.append(1, 1, RUN, List.of()), WAIT));
+        assertThat(failure(log.append(7, 1, RUN, List.of()), WAIT)).isInstanceOf(StoreFencedException.class);
     }
 
     @Test
     void compactionReplacesTheLogAndLargeWritesAreChunked() {
         result(log.claim("w1", 0), WAIT);
         List<String> many = IntStream.range(0, 2_500).mapToObj(i -> "r" + i).toList();
-        assertEquals(1L, result(log.append(1, 0, many), WAIT));
+        assertEquals(1L, result(log.append(1, 0, RUN, many), WAIT));
         assertEquals(2_500, result(log.load(), WAIT).records().size());
-        assertEquals(2L, result(log.compact(1, 1, List.of("snapshot")), WAIT));
+        assertEquals(2L, result(log.compact(1, 1, RUN, List.of("snapshot")), WAIT));
         assertEquals(new GroupLogState(1, 2, "w1", List.of("snapshot")), result(log.load(), WAIT));
     }
 
@@ -95,6 +98,34 @@ class RedisGroupLogTest {
     void scriptsSurviveScriptCacheFlush() {
         result(log.claim("w1", 0), WAIT);
         result(redis.send(Request.cmd(Command.SCRIPT).arg("FLUSH")), WAIT);
-        assertEquals(1L, result(log.append(1, 0, List.of("a")), WAIT));
+        assertEquals(1L, result(log.append(1, 0, RUN, List.of("a")), WAIT));
+    }
+
+    @Test
+    void aClaimTellsHowLongAgoTheLastAcceptedWriteWasAndUnderWhichRunId() {
+        assertThat(result(log.claim("w1", 0), WAIT).lastWrite()).as("no write yet").isEmpty();
+        result(log.append(1, 0, RUN, List.of()), WAIT);
+        RedisGroupLog.LastWrite fresh = result(log.claim("w2", 1), WAIT).lastWrite().orElseThrow();
+        assertThat(fresh.runId()).isEqualTo(RUN);
+        assertThat(fresh.agoMs()).isBetween(0L, 1_000L);
+
+        // A refused write is no write: the recorded time stays where the accepted one put it (set 5 s back here).
+        Response time = result(redis.send(Request.cmd(Command.TIME)), WAIT);
+        long backSeconds = time.get(0).toLong() - 5;
+        result(redis.send(Request.cmd(Command.SET).arg(log.keys().lastWrite())
+                .arg(RUN + " " + backSeconds + " " + time.get(1).toString())), WAIT);
+        assertThat(failure(log.append(1, 0, "run-zombie", List.of("late")), WAIT))
+                .isInstanceOf(StoreFencedException.class);
+        RedisGroupLog.LastWrite old = result(log.claim("w3", 2), WAIT).lastWrite().orElseThrow();
+        assertThat(old.runId()).isEqualTo(RUN);
+        assertThat(old.agoMs()).isBetween(5_000L, 6_000L);
+
+        // A compaction is a write too; an unknown run id is recorded as empty.
+        result(log.compact(3, 0, "", List.of("snapshot")), WAIT);
+        RedisGroupLog.LastWrite unknown = result(log.claim("w4", 3), WAIT).lastWrite().orElseThrow();
+        assertThat(unknown.runId()).isEmpty();
+        assertThat(unknown.agoMs()).isBetween(0L, 1_000L);
+        assertThatThrownBy(() -> log.append(4, 1, "two words", List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("whitespace");
     }
 }
