@@ -113,7 +113,8 @@ class WorkerClusterIntegrationTest {
         WorkerProcess lead = awaitNewLeader(List.of(w1, w2), Duration.ofSeconds(60));
         WorkerProcess other = lead == w1 ? w2 : w1;
         long leaderMs = (System.nanoTime() - killed) / 1_000_000;
-        // The new leader serves heartbeats and, for one session timeout, expires nobody: nothing moves.
+        // The new leader serves heartbeats and expires nobody before the leases its predecessor may have granted
+        // ran out (about one session after the kill): nothing moves right after the leader change.
         long servingDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3L * HEARTBEAT_MS);
         while (System.nanoTime() < servingDeadline) {
             assertEquals(balanced, owners(redis), "a shard moved right after the leader change");
@@ -216,7 +217,7 @@ class WorkerClusterIntegrationTest {
             RedisGroupLog log = new RedisGroupLog(client, new MetadataKeys(cluster));
             var state = log.load().toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
             assertThat(state.leaderEpoch()).as("w1 took a newer epoch than w0's").isGreaterThanOrEqualTo(2);
-            Throwable refused = log.append(state.leaderEpoch() - 1, state.revision(), List.of("{}"))
+            Throwable refused = log.append(state.leaderEpoch() - 1, state.revision(), "", List.of("{}"))
                     .toCompletionStage().toCompletableFuture().handle((ok, e) -> e).get(20, TimeUnit.SECONDS);
             assertThat(refused).isInstanceOf(StoreFencedException.class).hasMessageContaining("STALE_LEADER_EPOCH");
             client.close();
