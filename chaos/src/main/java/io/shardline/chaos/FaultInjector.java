@@ -68,24 +68,30 @@ final class FaultInjector {
 
     private FaultEvent onWorker(FaultKind kind, WorkerProcess w) throws InterruptedException {
         long start = clock.getAsLong();
+        long inEffect;
         switch (kind) {
             case KILL_WORKER, KILL_LEADER -> {
                 w.kill();
+                inEffect = clock.getAsLong();
                 Thread.sleep(settings.sessionTimeoutMs() + 2_000L);
                 restart(w);
             }
             case PAUSE_WORKER, PAUSE_LEADER -> {
                 w.pause();
+                inEffect = clock.getAsLong(); // kill -STOP returned: stopped from here on, at the latest
                 Thread.sleep(settings.pauseMs());
                 w.resume();
             }
             case RESTART_WORKER -> {
                 stop(w);
                 restart(w);
+                inEffect = Long.MAX_VALUE; // a graceful restart has no single moment of effect: its end
+
             }
             default -> throw new IllegalStateException(kind + " is not a single-worker fault");
         }
-        return new FaultEvent(kind, w.id(), start, clock.getAsLong());
+        long end = clock.getAsLong();
+        return new FaultEvent(kind, w.id(), start, end, Math.min(inEffect, end));
     }
 
     private FaultEvent rollingRestart() throws InterruptedException {

@@ -50,7 +50,8 @@ public final class HistoryFiles {
      * Reads a run directory back.
      *
      * @throws IllegalArgumentException naming the file and line of a malformed line (torn last lines of a
-     *     handling log are skipped: the worker died in the middle of a write, and that batch was not acked)
+     *     handling log, without their newline or malformed, are skipped: the worker died in the middle of a
+     *     write, and that batch was not acked)
      */
     public static History read(Path dir) throws IOException {
         Properties run = new Properties();
@@ -89,7 +90,13 @@ public final class HistoryFiles {
             files = s.filter(p -> p.toString().endsWith(".tsv")).sorted().toList();
         }
         for (Path file : files) {
-            List<String> lines = Files.readAllLines(file);
+            String text = Files.readString(file);
+            List<String> lines = text.lines().toList();
+            if (!text.isEmpty() && !text.endsWith("\n")) {
+                // a torn last line (the worker was killed during the write; that batch was not acked); it may
+                // still parse, e.g. as a line of the first format when cut after its tenth field
+                lines = lines.subList(0, lines.size() - 1);
+            }
             for (int i = 0; i < lines.size(); i++) {
                 try {
                     all.add(HandlingLine.parse(lines.get(i)));

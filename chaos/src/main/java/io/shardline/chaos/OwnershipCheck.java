@@ -17,12 +17,13 @@ import java.util.TreeMap;
  * All processes run on one host, so their wall clocks are the same clock.
  *
  * <ul>
- *   <li><b>split ownership</b>: one owner epoch used by two members; or a handling that <em>starts</em> under
- *       an older epoch after a newer epoch's first handling started (a stale owner taking new work); or an
- *       older owner's handling still running when the next owner started, unless a SIGSTOP of the older
- *       owner's worker falls inside that handling (a paused process cannot stop; fencing refuses its ack);</li>
+ *   <li><b>split ownership</b>: one owner epoch used by two members; or a handler call ({@link HandlerCall})
+ *       under an older epoch that <em>started</em>, or was still running, after a newer epoch's first handling
+ *       started (a stale owner processing beside the new one), unless a SIGSTOP explains it
+ *       ({@link #frozenInFlight}; then it counts as {@code paused.in.flight}, a note);</li>
  *   <li><b>stale ack</b>: a record the group acknowledged whose every handling ended after a newer owner
- *       epoch had started on the shard: its ack can only have been accepted from a superseded epoch;</li>
+ *       epoch had started on the shard: its ack can only have been accepted from a superseded epoch (this
+ *       holds for tolerated calls too: their acks must have been refused);</li>
  *   <li><b>order</b>: the first handlings of records, per (shard, epoch, member) in log order, have
  *       strictly increasing entry ids.</li>
  * </ul>
@@ -34,11 +35,14 @@ final class OwnershipCheck {
 
     static void check(History history, Map<ShardEntry, List<HandlingLine>> handled, ReportBuilder report) {
         Map<Integer, List<HandlingLine>> byShard = byShard(history);
+        Map<Integer, List<HandlerCall>> calls = callsByShard(history);
         List<String> split = new ArrayList<>();
         List<String> pausedInFlight = new ArrayList<>();
         Map<Integer, Map<Long, Long>> firstStarts = new HashMap<>();
         for (Map.Entry<Integer, List<HandlingLine>> e : byShard.entrySet()) {
-            firstStarts.put(e.getKey(), checkShard(e.getKey(), e.getValue(), history, split, pausedInFlight));
+            int shard = e.getKey();
+            firstStarts.put(shard, checkShard(shard, e.getValue(), calls.getOrDefault(shard, List.of()), history,
+                    split, pausedInFlight));
         }
         List<String> staleAcks = staleAcks(history, handled, firstStarts);
         List<String> order = orderViolations(history, handled);
@@ -50,8 +54,8 @@ final class OwnershipCheck {
                 .violationIf(staleAcks, "acks accepted from a stale owner epoch")
                 .violationIf(order, "per-shard order violations (first handlings out of entry-id order)");
         if (!pausedInFlight.isEmpty()) {
-            report.note("handlings caught by a SIGSTOP overlapped the next owner (tolerated, fenced): "
-                    + ReportBuilder.sample(pausedInFlight));
+            report.note("handler calls a SIGSTOP caught between their lease check and their end reached into the"
+                    + " next owner's epoch (tolerated, fenced): " + ReportBuilder.sample(pausedInFlight));
         }
     }
 
@@ -65,47 +69,62 @@ final class OwnershipCheck {
         return byShard;
     }
 
-    /** Checks one shard's handlings (sorted by start); returns each epoch's first start. */
-    private static Map<Long, Long> checkShard(int shard, List<HandlingLine> sorted, History history,
-                                              List<String> split, List<String> pausedInFlight) {
+    /** The handler calls of the run's stream per shard, each list by start. */
+    private static Map<Integer, List<HandlerCall>> callsByShard(History history) {
+        Map<Integer, List<HandlerCall>> byShard = new TreeMap<>();
+        HandlerCall.of(history.handlings().stream().filter(h -> h.stream().equals(history.stream())).toList())
+                .forEach(c -> byShard.computeIfAbsent(c.shard(), k -> new ArrayList<>()).add(c));
+        byShard.values().forEach(l -> l.sort(Comparator.comparingLong(HandlerCall::startMs)));
+        return byShard;
+    }
+
+    /** Checks one shard's handlings (sorted by start) and calls; returns each epoch's first start. */
+    private static Map<Long, Long> checkShard(int shard, List<HandlingLine> sorted, List<HandlerCall> calls,
+                                              History history, List<String> split, List<String> pausedInFlight) {
         Map<Long, String> epochMember = new HashMap<>();
-        Map<Long, Long> firstStart = new LinkedHashMap<>();
-        Map<Long, HandlingLine> longest = new HashMap<>();
-        long maxEpoch = Long.MIN_VALUE;
+        TreeMap<Long, Long> firstStart = new TreeMap<>();
+        TreeMap<Long, Long> takenBy = new TreeMap<>();
         for (HandlingLine h : sorted) {
             String previous = epochMember.putIfAbsent(h.epoch(), h.member());
             if (previous != null && !previous.equals(h.member())) {
                 split.add("shard " + shard + " epoch " + h.epoch() + " held by " + previous + " and " + h.member());
             }
-            if (h.epoch() < maxEpoch) {
-                split.add("shard " + shard + ": " + h.member() + "@" + h.epoch() + " started " + h.entryId() + " at "
-                        + h.startMs() + " after epoch " + maxEpoch + " started at " + firstStart.get(maxEpoch));
-            }
-            maxEpoch = Math.max(maxEpoch, h.epoch());
-            firstStart.putIfAbsent(h.epoch(), h.startMs());
-            longest.merge(h.epoch(), h, (a, b) -> b.endMs() > a.endMs() ? b : a);
+            firstStart.merge(h.epoch(), h.startMs(), Math::min);
+            takenBy.merge(h.epoch(), h.knowsBatch() ? Math.min(h.readyMs(), h.startMs()) : h.startMs(), Math::min);
         }
-        List<Long> epochs = firstStart.keySet().stream().sorted().toList();
-        for (int i = 0; i + 1 < epochs.size(); i++) {
-            HandlingLine last = longest.get(epochs.get(i));
-            long nextStart = firstStart.get(epochs.get(i + 1));
-            if (last.endMs() > nextStart) {
-                String what = "shard " + shard + ": " + last.member() + "@" + last.epoch() + " handled " + last.entryId()
-                        + " until " + last.endMs() + ", epoch " + epochs.get(i + 1) + " started at " + nextStart;
-                if (pausedDuring(history, last)) {
-                    pausedInFlight.add(what);
-                } else {
-                    split.add(what);
-                }
+        for (HandlerCall c : calls) {
+            Map.Entry<Long, Long> next = firstStart.tailMap(c.epoch(), false).entrySet().stream()
+                    .min(Map.Entry.comparingByValue()).orElse(null);
+            if (next == null || c.endMs() <= next.getValue()) {
+                continue; // no newer epoch had started before this call ended
+            }
+            long newerTakenBy = takenBy.tailMap(c.epoch(), false).values().stream().min(Long::compare).orElseThrow();
+            String what = "shard " + shard + ": " + c + (c.startMs() > next.getValue() ? " started after" : " overlapped")
+                    + " epoch " + next.getKey() + ", which started at " + next.getValue();
+            if (frozenInFlight(history, c, newerTakenBy)) {
+                pausedInFlight.add(what);
+            } else {
+                split.add(what);
             }
         }
         return firstStart;
     }
 
-    private static boolean pausedDuring(History history, HandlingLine h) {
+    /**
+     * True when a SIGSTOP explains why the call {@code c} reached into a newer owner's epoch although its lease
+     * check passed: a pause of the call's worker whose stop can have taken effect inside the call's dispatch
+     * window, i.e. after the window opened ({@code f.inEffectMs() >= c.dispatchFromMs()}: the stop had not
+     * surely taken effect before), and before the newer owner can have taken the shard
+     * ({@code f.startMs() <= newerTakenByMs}, the earliest ready time or start logged under any newer epoch;
+     * the new owner's epoch was written before its {@code onAssigned}). A process frozen between its lease check
+     * and its handler cannot stop the call it dispatched; fencing refuses that call's acks. A stop that took
+     * effect before the window opened (the lease check came after it) or that began only after the new owner
+     * had the shard explains nothing.
+     */
+    static boolean frozenInFlight(History history, HandlerCall c, long newerTakenByMs) {
         return history.faults().stream().anyMatch(f ->
                 (f.kind() == FaultKind.PAUSE_WORKER || f.kind() == FaultKind.PAUSE_LEADER)
-                        && f.hits(h.member()) && f.startMs() <= h.endMs() && f.endMs() >= h.startMs());
+                        && f.hits(c.member()) && f.inEffectMs() >= c.dispatchFromMs() && f.startMs() <= newerTakenByMs);
     }
 
     private static List<String> staleAcks(History history, Map<ShardEntry, List<HandlingLine>> handled,

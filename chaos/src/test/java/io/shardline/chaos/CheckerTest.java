@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardline.chaos.verifying.HandlingLine;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,7 @@ class CheckerTest {
     private final List<Produced> produced = new ArrayList<>();
     private final List<HandlingLine> handlings = new ArrayList<>();
     private final List<FaultEvent> faults = new ArrayList<>();
+    private final Map<String, Long> calls = new HashMap<>();
     private final Set<EntryId> pending = new HashSet<>();
     private EntryId lastDelivered;
     private long deadLettered;
@@ -31,8 +33,29 @@ class CheckerTest {
         }
     }
 
+    /** One handler call of one record, ready when it started (a dispatch window of zero width). */
     private void handle(int seq, String member, long epoch, long startMs, long endMs) {
-        handlings.add(new HandlingLine("chaos", "chaos", 0, seq + "-0", seq, member, epoch, startMs, endMs, 1));
+        long batch = calls.merge(member, 1L, Long::sum);
+        handlings.add(new HandlingLine("chaos", "chaos", 0, seq + "-0", seq, member, epoch, startMs, endMs, 1,
+                batch, startMs));
+    }
+
+    /** One handler call of {@code seqs}, 1 ms each from {@code startMs}; the shard was ready for it at {@code readyMs}. */
+    private void call(String member, long epoch, long readyMs, long startMs, int... seqs) {
+        long batch = calls.merge(member, 1L, Long::sum);
+        for (int i = 0; i < seqs.length; i++) {
+            handlings.add(new HandlingLine("chaos", "chaos", 0, entryId(seqs[i]), seqs[i], member, epoch, startMs + i,
+                    startMs + i + 1, 1, batch, readyMs));
+        }
+    }
+
+    /** One handling logged in the first format, which names neither its call nor its ready time. */
+    private void handleUnbatched(int seq, String member, long epoch, long startMs, long endMs) {
+        handlings.add(new HandlingLine("chaos", "chaos", 0, entryId(seq), seq, member, epoch, startMs, endMs, 1));
+    }
+
+    private String entryId(int seq) {
+        return produced.stream().filter(p -> p.seq() == seq).findFirst().orElseThrow().entryId().toString();
     }
 
     private History history() {
@@ -124,6 +147,145 @@ class CheckerTest {
         CheckReport report = Checker.check(history());
 
         assertThat(report.violations()).anyMatch(v -> v.startsWith("split ownership") && v.contains("after epoch 2"));
+    }
+
+    /**
+     * The shard-19 case of the 50-kill run: w2 passed its lease check for the call of 4 and 5, was stopped before
+     * the handler's first line, and ran the call after SIGCONT, after w3 (epoch 2) had handled 4 and 5.
+     */
+    private void callCaughtBetweenLeaseCheckAndHandler(long pauseStartMs, long stoppedByMs, long pauseEndMs) {
+        produce(5);
+        call("w2-chaos-m0", 1, 50, 100, 1, 2);
+        call("w2-chaos-m0", 1, 103, 200, 3); // returns at 202: the shard is ready for the next call
+        if (pauseStartMs >= 0) {
+            faults.add(new FaultEvent(FaultKind.PAUSE_WORKER, "w2", pauseStartMs, pauseEndMs, stoppedByMs));
+        }
+        call("w3-chaos-m0", 2, 3_300, 3_400, 4, 5); // onAssigned returned at 3300
+        call("w2-chaos-m0", 1, 202, 4_801, 4, 5); // the stale call, dispatched before the stop
+    }
+
+    @Test
+    void toleratesACallASigstopCaughtBetweenItsLeaseCheckAndItsHandler() {
+        callCaughtBetweenLeaseCheckAndHandler(300, 305, 4_800);
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.violations()).isEmpty();
+        assertThat(report.count("split.ownership")).isZero();
+        assertThat(report.count("paused.in.flight")).isEqualTo(1); // one call, not one per record
+        assertThat(report.count("duplicates")).isEqualTo(2);
+        assertThat(report.notes()).anyMatch(n -> n.contains("w2-chaos-m0@1 call of 2 record(s) from 4-0 (dispatched in "
+                + "[202, 4801], ran until 4803) started after epoch 2, which started at 3400"));
+    }
+
+    @Test
+    void aStaleStartWithNoPauseOfItsWorkerInItsDispatchWindowIsSplitOwnership() {
+        callCaughtBetweenLeaseCheckAndHandler(-1, -1, -1);
+        faults.add(new FaultEvent(FaultKind.PAUSE_WORKER, "w1", 300, 4_800)); // another worker's pause explains nothing
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.count("split.ownership")).isEqualTo(1);
+        assertThat(report.count("paused.in.flight")).isZero();
+        assertThat(report.violations()).anyMatch(v -> v.startsWith("split ownership")
+                && v.contains("w2-chaos-m0@1 call of 2 record(s) from 4-0") && v.contains("started after epoch 2"));
+    }
+
+    @Test
+    void aPauseThatEndedBeforeThePreviousCallEndedExplainsNothing() {
+        callCaughtBetweenLeaseCheckAndHandler(150, 155, 199); // the previous call returned at 202, after SIGCONT
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.count("split.ownership")).isEqualTo(1);
+        assertThat(report.count("paused.in.flight")).isZero();
+    }
+
+    @Test
+    void aPauseThatBeganAfterTheNewOwnerTookTheShardExplainsNothing() {
+        callCaughtBetweenLeaseCheckAndHandler(3_350, 3_355, 4_800); // w3's onAssigned returned at 3300
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.count("split.ownership")).isEqualTo(1);
+        assertThat(report.count("paused.in.flight")).isZero();
+    }
+
+    @Test
+    void aStopInEffectBeforeTheCallsRecordWasWrittenExplainsNothing() {
+        // session 1, before the lease gate: the record came after the stop, so the call was dispatched after SIGCONT
+        produce(3);
+        produced.add(new Produced(0, 4, new EntryId(310, 0), 310)); // XADD at 310 by Redis' clock
+        lastDelivered = new EntryId(310, 0);
+        call("w2-chaos-m0", 1, 50, 100, 1, 2);
+        call("w2-chaos-m0", 1, 103, 200, 3);
+        faults.add(new FaultEvent(FaultKind.PAUSE_WORKER, "w2", 300, 4_800, 305)); // kill -STOP returned at 305
+        call("w3-chaos-m0", 2, 3_300, 3_400, 4);
+        call("w2-chaos-m0", 1, 202, 4_801, 4);
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.count("split.ownership")).isEqualTo(1);
+        assertThat(report.count("paused.in.flight")).isZero();
+        assertThat(report.violations()).anyMatch(v -> v.contains("(dispatched in [310, 4801]"));
+    }
+
+    @Test
+    void anEpochHeldByTwoMembersIsSplitOwnershipEvenWhenAPauseExplainsTheStaleCall() {
+        callCaughtBetweenLeaseCheckAndHandler(300, 305, 4_800);
+        handlings.removeIf(h -> h.member().equals("w3-chaos-m0") && h.seq() == 5);
+        call("w1-chaos-m0", 2, 3_300, 3_450, 5);
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.count("paused.in.flight")).isEqualTo(1);
+        assertThat(report.count("split.ownership")).isEqualTo(1);
+        assertThat(report.violations()).anyMatch(v -> v.contains("epoch 2 held by w3-chaos-m0 and w1-chaos-m0"));
+    }
+
+    @Test
+    void anAckOfAToleratedStaleCallIsStillAStaleAck() {
+        callCaughtBetweenLeaseCheckAndHandler(300, 305, 4_800);
+        handlings.removeIf(h -> h.member().equals("w3-chaos-m0") && h.seq() == 5); // only the stale call handled 5,
+        // yet Redis says 5 is acknowledged: the fence let the stale owner's ack through
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.count("paused.in.flight")).isEqualTo(1);
+        assertThat(report.count("stale.acks")).isEqualTo(1);
+        assertThat(report.violations()).anyMatch(v -> v.startsWith("acks accepted from a stale owner epoch")
+                && v.contains("0/5-0 last handled by w2-chaos-m0@1"));
+    }
+
+    /** The same case logged in the first format (no call numbers, no ready times), as the 50-kill run did. */
+    private void unbatchedCallCaughtBetweenLeaseCheckAndHandler(long pauseStartMs, long pauseEndMs) {
+        produce(4);
+        handleUnbatched(1, "w2-chaos-m0", 1, 100, 101);
+        handleUnbatched(2, "w2-chaos-m0", 1, 200, 201);
+        faults.add(new FaultEvent(FaultKind.PAUSE_WORKER, "w2", pauseStartMs, pauseEndMs));
+        handleUnbatched(3, "w3-chaos-m0", 2, 3_400, 3_401);
+        handleUnbatched(4, "w3-chaos-m0", 2, 3_500, 3_501);
+        handleUnbatched(3, "w2-chaos-m0", 1, 4_801, 4_802); // dispatched after w2's previous line ended
+    }
+
+    @Test
+    void linesWithoutCallNumbersAreDispatchedAfterTheMembersPreviousLine() {
+        unbatchedCallCaughtBetweenLeaseCheckAndHandler(300, 4_800);
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.violations()).isEmpty();
+        assertThat(report.count("paused.in.flight")).isEqualTo(1);
+    }
+
+    @Test
+    void linesWithoutCallNumbersAndAPauseBeforeThePreviousLineEndedAreSplitOwnership() {
+        unbatchedCallCaughtBetweenLeaseCheckAndHandler(150, 190);
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.count("split.ownership")).isEqualTo(1);
+        assertThat(report.violations()).anyMatch(v -> v.contains("(dispatched in [201, 4801]"));
     }
 
     @Test

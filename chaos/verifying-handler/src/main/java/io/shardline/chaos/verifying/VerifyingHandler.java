@@ -17,6 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -30,7 +33,14 @@ import java.util.function.LongSupplier;
  * middle of a batch loses that batch's lines, and those records were not acknowledged either: they are
  * handled again by the next owner.
  *
- * <p>Thread-safety: batches of different shards may run at once; writes to the file are serialized.
+ * <p>Dispatch windows: every line also names its handler call (a per-member call number) and the time the
+ * shard became ready for that call ({@code onAssigned} returned, or the shard's previous call returned): the
+ * runtime's lease check for the call happened between that time and the call's first line, which is what the
+ * checker needs to judge a call that a SIGSTOP caught between the lease check and the handler
+ * ({@link HandlingLine}).
+ *
+ * <p>Thread-safety: batches of different shards may run at once; writes to the file are serialized; the
+ * call counter and the per-shard ready times are concurrent.
  */
 public class VerifyingHandler implements SyncHandler {
 
@@ -41,6 +51,9 @@ public class VerifyingHandler implements SyncHandler {
 
     private final LongSupplier clock;
     private final Object writeLock = new Object();
+    private final AtomicLong calls = new AtomicLong();
+    /** Per fencing token ({@code <stream>:<index>@<epoch>}): when the shard became ready for its next call. */
+    private final Map<String, Long> readySince = new ConcurrentHashMap<>();
     private FileChannel out;
     private Path file;
     private String listener;
@@ -95,24 +108,43 @@ public class VerifyingHandler implements SyncHandler {
     }
 
     @Override
+    public void onAssigned(ShardContext shard) {
+        readySince.put(shard.fencingToken(), clock.getAsLong());
+    }
+
+    @Override
+    public void onRevoked(ShardContext shard) {
+        readySince.remove(shard.fencingToken());
+    }
+
+    @Override
     public void handle(StreamRecord record, ShardContext shard) throws Exception {
         handleBatch(List.of(record), shard);
     }
 
     @Override
     public void handleBatch(List<StreamRecord> records, ShardContext shard) throws Exception {
-        StringBuilder lines = new StringBuilder(records.size() * 96);
-        for (StreamRecord record : records) {
-            long seq = sequenceOf(record);
-            long startMs = clock.getAsLong();
-            if (workMs > 0) {
-                Thread.sleep(workMs); // the simulated work itself, not a wait for a condition
+        long call = calls.incrementAndGet();
+        String token = shard.fencingToken();
+        long readyMs = readySince.getOrDefault(token, HandlingLine.UNKNOWN);
+        try {
+            StringBuilder lines = new StringBuilder(records.size() * 112);
+            for (StreamRecord record : records) {
+                long seq = sequenceOf(record);
+                long startMs = clock.getAsLong();
+                if (workMs > 0) {
+                    Thread.sleep(workMs); // the simulated work itself, not a wait for a condition
+                }
+                long endMs = clock.getAsLong();
+                new HandlingLine(listener, record.shard().stream(), record.shard().index(), record.entryId(), seq,
+                        member, shard.ownerEpoch(), startMs, endMs, record.deliveryCount(), call, readyMs)
+                        .appendTo(lines);
             }
-            long endMs = clock.getAsLong();
-            new HandlingLine(listener, record.shard().stream(), record.shard().index(), record.entryId(), seq,
-                    member, shard.ownerEpoch(), startMs, endMs, record.deliveryCount()).appendTo(lines);
+            write(lines);
+        } finally {
+            // the runtime dispatches this shard's next call only after this one returned (also when it failed)
+            readySince.put(token, clock.getAsLong());
         }
-        write(lines);
     }
 
     private long sequenceOf(StreamRecord record) throws NonRetriableException {
