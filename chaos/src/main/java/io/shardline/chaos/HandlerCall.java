@@ -3,7 +3,6 @@ package io.shardline.chaos;
 import io.shardline.chaos.verifying.HandlingLine;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -16,7 +15,8 @@ import java.util.Map;
  * <ul>
  *   <li>the handler's own {@code readyMs}: the member's previous call on the shard under this epoch returned,
  *       or {@code onAssigned} returned (the runtime calls the handler for one shard one call at a time, and
- *       only after {@code onAssigned});</li>
+ *       only after {@code onAssigned}; a call that timed out and still ran while its retry was dispatched can
+ *       make it later than the retry's real dispatch, which only narrows the window);</li>
  *   <li>the newest record of the call was written: the millisecond part of its entry id (the producer's
  *       {@code XADD *}, on the same host's clock);</li>
  *   <li>for lines of the first log format, which do not say which call they belong to (every line is then
@@ -38,38 +38,33 @@ record HandlerCall(String member, int shard, long epoch, String firstEntryId, in
                    long startMs, long endMs) {
 
     /**
-     * Groups handlings (of one stream) into calls, in the order of their first line.
+     * Groups handlings (of one stream) into calls, in log order. The verifying handler writes each call's lines
+     * with one write, so a call is a run of consecutive lines with the same member, shard, epoch and call number
+     * (call numbers restart with the worker process; a restarted member holds its shards under new epochs).
      *
      * @param inLogOrder handlings, each member's lines in the order the member wrote them
      */
     static List<HandlerCall> of(List<HandlingLine> inLogOrder) {
-        Map<String, List<HandlingLine>> byCall = new LinkedHashMap<>();
-        Map<String, Long> legacyFrom = new HashMap<>();
+        List<List<HandlingLine>> runs = new ArrayList<>();
+        List<Long> legacyFrom = new ArrayList<>();
         Map<String, Long> previousEnd = new HashMap<>();
-        Map<String, long[]> lastBatch = new HashMap<>(); // per member: {last call number, process incarnation}
-        int legacy = 0;
+        HandlingLine previous = null;
         for (HandlingLine h : inLogOrder) {
             String ownership = h.member() + "/" + h.shard() + "@" + h.epoch();
-            String key;
-            if (h.knowsBatch()) {
-                // call numbers restart when the member's worker restarts and appends to the same file
-                long[] last = lastBatch.computeIfAbsent(h.member(), m -> new long[] {0, 0});
-                if (h.batch() < last[0]) {
-                    last[1]++;
-                }
-                last[0] = h.batch();
-                key = ownership + "#" + last[1] + "." + h.batch();
+            if (h.knowsBatch() && previous != null && sameCall(previous, h)) {
+                runs.get(runs.size() - 1).add(h);
             } else {
-                key = ownership + "#line" + legacy++;
-                legacyFrom.put(key, previousEnd.getOrDefault(ownership, Long.MIN_VALUE));
+                runs.add(new ArrayList<>(List.of(h)));
+                legacyFrom.add(previousEnd.getOrDefault(ownership, Long.MIN_VALUE));
             }
             previousEnd.put(ownership, h.endMs());
-            byCall.computeIfAbsent(key, k -> new ArrayList<>()).add(h);
+            previous = h;
         }
-        List<HandlerCall> calls = new ArrayList<>(byCall.size());
-        byCall.forEach((key, lines) -> {
+        List<HandlerCall> calls = new ArrayList<>(runs.size());
+        for (int i = 0; i < runs.size(); i++) {
+            List<HandlingLine> lines = runs.get(i);
             HandlingLine first = lines.get(0);
-            long from = first.knowsBatch() ? first.readyMs() : legacyFrom.get(key);
+            long from = first.knowsBatch() ? first.readyMs() : legacyFrom.get(i);
             long start = Long.MAX_VALUE;
             long end = Long.MIN_VALUE;
             for (HandlingLine h : lines) {
@@ -79,8 +74,13 @@ record HandlerCall(String member, int shard, long epoch, String firstEntryId, in
             }
             calls.add(new HandlerCall(first.member(), first.shard(), first.epoch(), first.entryId(), lines.size(),
                     from, start, end));
-        });
+        }
         return calls;
+    }
+
+    private static boolean sameCall(HandlingLine a, HandlingLine b) {
+        return a.knowsBatch() && a.batch() == b.batch() && a.epoch() == b.epoch() && a.shard() == b.shard()
+                && a.member().equals(b.member()) && a.stream().equals(b.stream());
     }
 
     @Override
