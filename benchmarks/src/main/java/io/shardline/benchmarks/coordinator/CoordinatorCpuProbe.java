@@ -30,7 +30,7 @@ public final class CoordinatorCpuProbe {
         GroupCoordinator steady = StableGroups.coordinator(StableGroups.records(1000, 1024, "range"));
         HeartbeatRequest[] requests = StableGroups.steadyRequests(steady);
         for (int round = 0; round < 5; round++) {
-            steady.activate(0);
+            steady.activate(0, 0);
             int n = 2_000_000;
             long errors = 0;
             long start = mx.getCurrentThreadCpuTime();

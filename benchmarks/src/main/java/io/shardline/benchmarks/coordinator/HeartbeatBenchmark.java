@@ -65,7 +65,7 @@ public class HeartbeatBenchmark {
     public void resetClock() {
         // Re-activate so no lease runs out however many seconds an iteration lasts; time still moves per call.
         now = 0;
-        coordinator.activate(0);
+        coordinator.activate(0, 0);
     }
 
     @Benchmark

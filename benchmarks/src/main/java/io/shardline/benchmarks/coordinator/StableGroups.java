@@ -80,7 +80,7 @@ final class StableGroups {
     static GroupCoordinator coordinator(List<CoordinatorRecord> records) {
         GroupCoordinator coordinator = new GroupCoordinator(AssignorRegistry::builtIn, CoordinatorMetrics.NOOP);
         records.forEach(coordinator::replay);
-        coordinator.activate(0);
+        coordinator.activate(0, 0);
         return coordinator;
     }
 
