@@ -38,6 +38,16 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ConsumptionBench {
 
+    /**
+     * Rounds of the throughput benchmark not counted: they run every side so the JIT has compiled all of them. One
+     * round was not enough: the JIT compiler threads still used 0.4-1.2 s of CPU during round 2 (measured with
+     * {@code side}), on the same two cores, and more of it during the side with more code (the member).
+     */
+    static final int WARM_UP_ROUNDS = 2;
+
+    /** Thread CPU by kind right when the last measured side finished (before its member closed). */
+    private static java.util.Map<String, Long> lastThreads = java.util.Map.of();
+
     private ConsumptionBench() {
     }
 
@@ -52,6 +62,41 @@ public final class ConsumptionBench {
         if (which.equals("all") || which.equals("fairness")) {
             fairness();
         }
+        if (which.equals("side")) {
+            side(args.length > 1 ? args[1] : "transaction", args.length > 2 ? Integer.parseInt(args[2]) : 10);
+        }
+    }
+
+    /**
+     * One side of the throughput benchmark alone, {@code rounds} times (for profiling it: the other sides' samples
+     * stay out of the recording). Not a comparison; the ratio is only measured by {@code throughput}.
+     */
+    static void side(String side, int rounds) {
+        int shardCount = 16;
+        int perShard = 25_000;
+        int batch = 100;
+        for (int round = 1; round <= rounds; round++) {
+            try (BenchRedis b = new BenchRedis()) {
+                List<ShardId> shards = shards("tp", shardCount);
+                shards.forEach(s -> b.fill(s, perShard));
+                b.group(shards, "g", side.equals("bare") ? null : "m", 1);
+                long total = (long) shardCount * perShard;
+                long cpu0 = b.redisCpuMs();
+                long jvm0 = jvmCpuMs();
+                java.util.Map<String, Long> threads0 = threadCpuByKind();
+                jdk.jfr.Recording recording = startRecording();
+                double rate = switch (side) {
+                    case "bare" -> bareLoop(b, shards, batch, total, "g");
+                    case "transaction" -> shardline(b, shards, batch, total, "g", HotPath.TRANSACTION);
+                    case "script" -> shardline(b, shards, batch, total, "g", HotPath.SCRIPT);
+                    default -> throw new IllegalArgumentException("side: bare, transaction or script, got " + side);
+                };
+                stopRecording(recording, side + "-" + round);
+                System.out.printf(Locale.ROOT, "side %s round %d (load %s): %.0f rec/s (redis CPU %d ms, JVM CPU %d ms, "
+                                + "threads %s)%n",
+                        side, round, loadAverage(), rate, b.redisCpuMs() - cpu0, jvmCpuMs() - jvm0, minus(lastThreads, threads0));
+            }
+        }
     }
 
     // ---- throughput ----
@@ -62,7 +107,7 @@ public final class ConsumptionBench {
         int batch = 100;
         List<Double> txRatios = new ArrayList<>();
         List<Double> scriptRatios = new ArrayList<>();
-        for (int round = 1; round <= 5; round++) {
+        for (int round = 1; round <= WARM_UP_ROUNDS + 5; round++) {
             try (BenchRedis b = new BenchRedis()) {
                 List<ShardId> shards = shards("tp", shardCount);
                 shards.forEach(s -> b.fill(s, perShard));
@@ -77,7 +122,7 @@ public final class ConsumptionBench {
                     int side = (k + round) % 3;
                     long cpu0 = b.redisCpuMs();
                     rate[side] = switch (side) {
-                        case 0 -> bareLoop(b, shards, batch, total);
+                        case 0 -> bareLoop(b, shards, batch, total, "bare");
                         case 1 -> shardline(b, shards, batch, total, "tx", HotPath.TRANSACTION);
                         default -> shardline(b, shards, batch, total, "script", HotPath.SCRIPT);
                     };
@@ -87,21 +132,93 @@ public final class ConsumptionBench {
                                 + "shardline transaction %.0f rec/s (redis CPU %d ms), shardline script %.0f rec/s (redis CPU %d ms), "
                                 + "ratio transaction %.2f, script %.2f%n",
                         round, loadAverage(), rate[0], cpu[0], rate[1], cpu[1], rate[2], cpu[2], rate[1] / rate[0], rate[2] / rate[0]);
-                if (round > 1) {
-                    txRatios.add(rate[1] / rate[0]); // round 1 warms the JIT up
+                if (round > WARM_UP_ROUNDS) {
+                    txRatios.add(rate[1] / rate[0]);
                     scriptRatios.add(rate[2] / rate[0]);
                 }
             }
         }
-        System.out.printf(Locale.ROOT, "throughput ratio shardline/bare over rounds 2-5: transaction (default) %s; script (before) %s%n",
-                medianMinMax(txRatios), medianMinMax(scriptRatios));
+        System.out.printf(Locale.ROOT, "throughput ratio shardline/bare over rounds %d-%d: transaction (default) %s; script (before) %s%n",
+                WARM_UP_ROUNDS + 1, WARM_UP_ROUNDS + 5, medianMinMax(txRatios), medianMinMax(scriptRatios));
+    }
+
+    /** CPU time (ms) of this JVM so far (all threads, GC included). */
+    static long jvmCpuMs() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime() / 1_000_000;
+    }
+
+    /**
+     * CPU time (ms) of this JVM's live threads so far, by kind (from /proc, Linux): event loops, handler workers, JIT
+     * compilers, GC, other.
+     */
+    static java.util.Map<String, Long> threadCpuByKind() {
+        java.util.Map<String, Long> ms = new java.util.TreeMap<>();
+        try (java.util.stream.Stream<java.nio.file.Path> tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/task"))) {
+            for (java.nio.file.Path t : (Iterable<java.nio.file.Path>) tasks::iterator) {
+                try {
+                    String comm = java.nio.file.Files.readString(t.resolve("comm")).trim();
+                    String stat = java.nio.file.Files.readString(t.resolve("stat"));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    String kind = comm.startsWith("vert.x-eventloo") ? "event loops"
+                            : comm.startsWith("shardline-handl") ? "handler threads"
+                            : comm.startsWith("C1 ") || comm.startsWith("C2 ") ? "JIT"
+                            : comm.startsWith("G1") || comm.startsWith("GC ") ? "GC" : comm.replaceAll("[-0-9]+$", "");
+                    ms.merge(kind, (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10, Long::sum);
+                } catch (java.io.IOException | RuntimeException gone) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (java.io.IOException e) {
+            return ms;
+        }
+        return ms;
+    }
+
+    private static java.util.Map<String, Long> minus(java.util.Map<String, Long> a, java.util.Map<String, Long> b) {
+        java.util.Map<String, Long> d = new java.util.TreeMap<>();
+        a.forEach((k, v) -> d.put(k, v - b.getOrDefault(k, 0L)));
+        return d;
+    }
+
+    /**
+     * With {@code -Dperf.jfr=DIR}: a JFR recording (profile settings, execution samples every ms) of the measured part
+     * only, dumped to {@code DIR/<side>-<round>.jfr}; without it, none.
+     */
+    private static jdk.jfr.Recording startRecording() {
+        if (System.getProperty("perf.jfr") == null) {
+            return null;
+        }
+        try {
+            jdk.jfr.Recording r = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+            r.enable("jdk.ExecutionSample").withPeriod(java.time.Duration.ofMillis(1));
+            r.start();
+            return r;
+        } catch (java.io.IOException | java.text.ParseException e) {
+            throw new IllegalStateException("cannot start a JFR recording", e);
+        }
+    }
+
+    private static void stopRecording(jdk.jfr.Recording r, String name) {
+        if (r == null) {
+            return;
+        }
+        r.stop();
+        try {
+            r.dump(java.nio.file.Path.of(System.getProperty("perf.jfr"), name + ".jfr"));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot write the JFR recording", e);
+        } finally {
+            r.close();
+        }
     }
 
     private static String medianMinMax(List<Double> ratios) {
         List<Double> sorted = new ArrayList<>(ratios);
         java.util.Collections.sort(sorted);
-        return String.format(Locale.ROOT, "median %.2f (min %.2f, max %.2f)",
-                (sorted.get(1) + sorted.get(2)) / 2, sorted.get(0), sorted.get(3));
+        int n = sorted.size();
+        double median = n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+        return String.format(Locale.ROOT, "median %.2f (min %.2f, max %.2f)", median, sorted.get(0), sorted.get(n - 1));
     }
 
     /** The 1-minute load average, from /proc/loadavg (Linux), or "?". */
@@ -113,25 +230,26 @@ public final class ConsumptionBench {
         }
     }
 
-    private static double bareLoop(BenchRedis b, List<ShardId> shards, int batch, long total) {
+    private static double bareLoop(BenchRedis b, List<ShardId> shards, int batch, long total, String group) {
         AtomicLong consumed = new AtomicLong();
         long start = System.nanoTime();
         List<Future<Void>> loops = new ArrayList<>();
         for (ShardId s : shards) {
             Promise<Void> done = Promise.promise();
-            b.vertx.runOnContext(v -> bareStep(b, s, batch, consumed, done));
+            b.vertx.runOnContext(v -> bareStep(b, s, group, batch, consumed, done));
             loops.add(done.future());
         }
         await(Future.all(loops));
         double seconds = (System.nanoTime() - start) / 1e9;
+        lastThreads = threadCpuByKind();
         if (consumed.get() != total) {
             throw new IllegalStateException("bare loop consumed " + consumed.get() + " of " + total);
         }
         return total / seconds;
     }
 
-    private static void bareStep(BenchRedis b, ShardId s, int batch, AtomicLong consumed, Promise<Void> done) {
-        b.redis.send(Request.cmd(Command.XREADGROUP).arg("GROUP").arg("bare").arg("bare").arg("COUNT").arg(batch)
+    private static void bareStep(BenchRedis b, ShardId s, String group, int batch, AtomicLong consumed, Promise<Void> done) {
+        b.redis.send(Request.cmd(Command.XREADGROUP).arg("GROUP").arg(group).arg("bare").arg("COUNT").arg(batch)
                 .arg("STREAMS").arg(s.key()).arg(">")).onComplete(ar -> {
                     if (ar.failed()) {
                         done.fail(ar.cause());
@@ -143,7 +261,7 @@ public final class ConsumptionBench {
                         return;
                     }
                     Response entries = r.isMap() ? r.get(s.key()) : r.get(0).get(1);
-                    Request ack = Request.cmd(Command.XACK).arg(s.key()).arg("bare");
+                    Request ack = Request.cmd(Command.XACK).arg(s.key()).arg(group);
                     for (Response e : entries) {
                         ack.arg(e.get(0).toString());
                     }
@@ -154,7 +272,7 @@ public final class ConsumptionBench {
                             return;
                         }
                         consumed.addAndGet(n);
-                        bareStep(b, s, batch, consumed, done);
+                        bareStep(b, s, group, batch, consumed, done);
                     });
                 });
     }
@@ -173,6 +291,7 @@ public final class ConsumptionBench {
         shards.forEach(s -> await(m.acquire(s, 1)));
         waitUntil(600_000, () -> handled.get() >= total);
         double seconds = (System.nanoTime() - start) / 1e9;
+        lastThreads = threadCpuByKind();
         await(m.close());
         return total / seconds;
     }

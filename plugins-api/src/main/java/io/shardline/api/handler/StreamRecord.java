@@ -13,7 +13,7 @@ import java.util.Optional;
  * @param shard the shard the entry was read from
  * @param entryId the Redis entry id, {@code <ms>-<seq>}; unique and increasing within the shard, so it
  *     serves as an idempotency key together with the shard
- * @param fields the entry's fields in the order the producer wrote them (an unmodifiable map)
+ * @param fields the entry's fields in the order the producer wrote them (an unmodifiable map, {@link EntryFields})
  * @param deliveryCount how many times this entry has been handed to a handler of this listener
  *     (1 on the first delivery; higher after a retry or a takeover from a failed owner)
  */
@@ -22,7 +22,7 @@ public record StreamRecord(ShardId shard, String entryId, Map<String, String> fi
     /** The field the producer library writes the record key to. */
     public static final String KEY_FIELD = "__key";
 
-    /** Validates and copies the fields (keeping their order). */
+    /** Validates and copies the fields (keeping their order) into an {@link EntryFields}; one given as such is kept as it is. */
     public StreamRecord {
         Objects.requireNonNull(shard, "shard");
         Objects.requireNonNull(entryId, "entryId");
@@ -30,7 +30,7 @@ public record StreamRecord(ShardId shard, String entryId, Map<String, String> fi
         if (entryId.indexOf('-') <= 0) {
             throw new IllegalArgumentException("entry id must be <ms>-<seq>, got '" + entryId + "'");
         }
-        fields = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(fields));
+        fields = EntryFields.copyOf(fields);
     }
 
     /** The record key the producer set ({@value #KEY_FIELD}), if any. */

@@ -9,9 +9,7 @@ import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import io.vertx.redis.client.ResponseType;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -60,24 +58,32 @@ final class FencedTransaction {
 
     private Future<ShardCommands.ReadResult> attempt(RedisConnection c, ShardId shard, String group, String member,
                                                      long epoch, String ackMode, List<String> ids, int count, int attempt) {
+        // Replies on one connection come in order, so when a later command's future completes every earlier one has
+        // completed too: each step chains on the last command's future only. (Future.all would also give a future
+        // without a context, whose timeout then runs on Netty's global executor thread: a thread hop per batch.)
         String ownerKey = shard.ownerKey(group);
         Future<Response> watch = send(c, Request.cmd(Command.WATCH).arg(ownerKey));
         Future<Response> owner = send(c, Request.cmd(Command.HMGET).arg(ownerKey).arg("owner").arg("epoch"));
-        return Future.all(watch, owner).compose(v -> {
-            String refusal = refusal(shard, owner.result(), member, epoch);
+        return owner.compose(ownerReply -> {
+            if (watch.failed()) {
+                return Future.failedFuture(watch.cause());
+            }
+            String refusal = refusal(shard, ownerReply, member, epoch);
             if (refusal != null) {
                 return send(c, Request.cmd(Command.UNWATCH)).transform(ar -> Future.failedFuture(refusal));
             }
-            List<Future<Response>> queued = new ArrayList<>();
-            queued.add(send(c, Request.cmd(Command.MULTI)));
+            Future<?>[] queued = new Future<?>[5];
+            queued[0] = send(c, Request.cmd(Command.MULTI));
             int acks = queueAck(c, queued, shard, group, ackMode, ids);
-            queued.add(send(c, Request.cmd(Command.XREADGROUP).arg("GROUP").arg(group).arg(member).arg("COUNT").arg(count)
-                    .arg("STREAMS").arg(shard.key()).arg(">")));
-            queued.add(send(c, Request.cmd(Command.XREVRANGE).arg(shard.key()).arg("+").arg("-").arg("COUNT").arg(1)));
-            Future<Response> exec = send(c, Request.cmd(Command.EXEC));
-            queued.add(exec);
-            return Future.all(queued).compose(done -> {
-                Response replies = exec.result();
+            queued[1 + acks] = send(c, Request.cmd(Command.XREADGROUP).arg("GROUP").arg(group).arg(member).arg("COUNT").arg(count)
+                    .arg("STREAMS").arg(shard.key()).arg(">"));
+            queued[2 + acks] = send(c, Request.cmd(Command.XREVRANGE).arg(shard.key()).arg("+").arg("-").arg("COUNT").arg(1));
+            return send(c, Request.cmd(Command.EXEC)).compose(replies -> {
+                for (int i = 0; i < 3 + acks; i++) {
+                    if (queued[i].failed()) {
+                        return Future.failedFuture(queued[i].cause());
+                    }
+                }
                 if (replies == null) {
                     if (attempt >= MAX_ABORTS) {
                         return Future.failedFuture("WATCH of " + ownerKey + " aborted the transaction " + attempt
@@ -97,7 +103,7 @@ final class FencedTransaction {
     }
 
     /** Queues the acknowledgement commands; returns how many replies they add to {@code EXEC}'s. */
-    private int queueAck(RedisConnection c, List<Future<Response>> queued, ShardId shard, String group, String ackMode,
+    private int queueAck(RedisConnection c, Future<?>[] queued, ShardId shard, String group, String ackMode,
                          List<String> ids) {
         if (ids.isEmpty()) {
             return 0;
@@ -105,18 +111,18 @@ final class FencedTransaction {
         if ("XACKDEL".equals(ackMode)) {
             Request req = Request.cmd(Command.create("XACKDEL")).arg(shard.key()).arg(group).arg("IDS").arg(ids.size());
             ids.forEach(req::arg);
-            queued.add(send(c, req));
+            queued[1] = send(c, req);
             return 1;
         }
         Request xack = Request.cmd(Command.XACK).arg(shard.key()).arg(group);
         ids.forEach(xack::arg);
-        queued.add(send(c, xack));
+        queued[1] = send(c, xack);
         if (!"DEL".equals(ackMode)) {
             return 1;
         }
         Request xdel = Request.cmd(Command.XDEL).arg(shard.key());
         ids.forEach(xdel::arg);
-        queued.add(send(c, xdel));
+        queued[2] = send(c, xdel);
         return 2;
     }
 
@@ -145,16 +151,7 @@ final class FencedTransaction {
         }
         List<StreamRecord> records = new ArrayList<>(entries.size());
         for (Response entry : entries) {
-            Response raw = entry.get(1);
-            Map<String, String> fields = new LinkedHashMap<>(raw.size());
-            if (raw.isMap()) {
-                raw.getKeys().forEach(k -> fields.put(k, raw.get(k).toString()));
-            } else {
-                for (int f = 0; f + 1 < raw.size(); f += 2) {
-                    fields.put(raw.get(f).toString(), raw.get(f + 1).toString());
-                }
-            }
-            records.add(new StreamRecord(shard, entry.get(0).toString(), fields, 1));
+            records.add(new StreamRecord(shard, entry.get(0).toString(), ShardCommands.fields(entry.get(1)), 1));
         }
         return new ShardCommands.ReadResult(records.get(records.size() - 1).entryId(), records);
     }

@@ -1,5 +1,6 @@
 package io.shardline.runtime.shard;
 
+import io.shardline.api.handler.EntryFields;
 import io.shardline.api.handler.ShardId;
 import io.shardline.api.handler.StreamRecord;
 import io.vertx.core.Future;
@@ -11,7 +12,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -165,15 +165,36 @@ public final class ShardCommands {
         Response entries = reply.get(1);
         List<StreamRecord> records = new ArrayList<>(entries.size());
         for (Response entry : entries) {
-            Response raw = entry.get(1);
-            Map<String, String> fields = new LinkedHashMap<>(raw.size());
-            for (int f = 0; f + 1 < raw.size(); f += 2) {
-                fields.put(raw.get(f).toString(), raw.get(f + 1).toString());
-            }
+            EntryFields fields = fields(entry.get(1));
             int deliveries = entry.size() > 2 ? entry.get(2).toInteger() : 1;
             records.add(new StreamRecord(shard, entry.get(0).toString(), fields, deliveries));
         }
         return new ReadResult(cursor, records);
+    }
+
+    /**
+     * An entry's fields from its reply: a flat array of names and values (RESP2, and the script's replies) or a map
+     * (RESP3), decoded as UTF-8, straight into an {@link EntryFields} (no intermediate hash map).
+     */
+    static EntryFields fields(Response raw) {
+        if (raw == null) {
+            return EntryFields.of();
+        }
+        String[] kv;
+        if (raw.isMap()) {
+            kv = new String[raw.size() * 2];
+            int i = 0;
+            for (String k : raw.getKeys()) {
+                kv[i++] = k;
+                kv[i++] = raw.get(k).toString();
+            }
+        } else {
+            kv = new String[raw.size() & ~1];
+            for (int f = 0; f < kv.length; f++) {
+                kv[f] = raw.get(f).toString();
+            }
+        }
+        return EntryFields.of(kv);
     }
 
     private static String loadLibrarySource() {
