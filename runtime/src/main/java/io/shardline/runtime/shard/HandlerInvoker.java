@@ -6,6 +6,7 @@ import io.shardline.runtime.plugin.HandlerPlugin;
 import io.vertx.core.Future;
 import io.vertx.core.WorkerExecutor;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -50,13 +51,16 @@ final class HandlerInvoker {
             call.enter();
             try {
                 CompletionStage<Void> stage = handler.handleBatch(records, shard);
+                if (stage instanceof CompletableFuture<Void> done && done.isDone() && !done.isCompletedExceptionally()) {
+                    return null; // a synchronous handler's finished stage: no stage to wait for on the event loop
+                }
                 call.stage = stage;
                 return stage;
             } finally {
                 call.exit();
             }
         }, false)
-                .compose(Future::fromCompletionStage)
+                .compose(stage -> stage == null ? Future.succeededFuture() : Future.fromCompletionStage(stage))
                 .timeout(timeoutMs, TimeUnit.MILLISECONDS)
                 .recover(e -> {
                     if (e instanceof TimeoutException) {

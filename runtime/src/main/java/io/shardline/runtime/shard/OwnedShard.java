@@ -27,6 +27,11 @@ final class OwnedShard implements ShardContext {
     String wakeId = "0-0";
     /** The batch in flight, or null. */
     BatchRun batch;
+    /**
+     * The last read of new entries came back with few of them ({@link ShardCommands#smallRead}): the shard keeps up,
+     * so its next read takes the one-round-trip script (see {@link ShardCommands#ackAndRead}).
+     */
+    boolean keepingUp;
     /** Ids whose handling succeeded but whose ack has not gone through yet (retried before anything else). */
     java.util.List<String> unacked = java.util.List.of();
     /** In the ready queue. */

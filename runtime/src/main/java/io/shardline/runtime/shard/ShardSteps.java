@@ -134,7 +134,10 @@ final class ShardSteps {
 
     private void read(OwnedShard s) {
         boolean replay = s.phase() == ShardPhase.REPLAYING;
-        on(commands.read(s.shard(), settings.group(), memberId, s.ownerEpoch(), settings.batchSize(), replay ? s.cursor : ">"), ar -> {
+        Future<ShardCommands.ReadResult> read = !replay && s.keepingUp
+                ? commands.readNew(s.shard(), settings.group(), memberId, s.ownerEpoch(), settings.batchSize())
+                : commands.read(s.shard(), settings.group(), memberId, s.ownerEpoch(), settings.batchSize(), replay ? s.cursor : ">");
+        on(read, ar -> {
             if (ar.failed()) {
                 redisFailed(s, ar.cause());
                 return;
@@ -152,10 +155,15 @@ final class ShardSteps {
                     return;
                 }
                 s.cursor = page.cursor();
-            } else if (page.records().isEmpty()) {
-                s.wakeId = page.cursor();
-                finish(s, Next.IDLE);
-                return;
+            } else {
+                if (!replay) {
+                    s.keepingUp = page.records().size() <= ShardCommands.smallRead(settings.batchSize());
+                }
+                if (page.records().isEmpty()) {
+                    s.wakeId = page.cursor();
+                    finish(s, Next.IDLE);
+                    return;
+                }
             }
             if (page.records().isEmpty()) {
                 finish(s, Next.AGAIN);
@@ -273,7 +281,8 @@ final class ShardSteps {
             leaseLapsed(s, "acknowledge " + ids.size() + " handled record(s)");
             return;
         }
-        on(commands.ackAndRead(s.shard(), settings.group(), memberId, s.ownerEpoch(), settings.ackMode(), ids, settings.batchSize()), ar -> {
+        on(commands.ackAndRead(s.shard(), settings.group(), memberId, s.ownerEpoch(), settings.ackMode(), ids, settings.batchSize(),
+                s.keepingUp), ar -> {
             if (ar.failed()) {
                 redisFailed(s, ar.cause());
                 return;
@@ -286,6 +295,7 @@ final class ShardSteps {
                 return;
             }
             ShardCommands.ReadResult page = ar.result();
+            s.keepingUp = page.records().size() <= ShardCommands.smallRead(settings.batchSize());
             if (page.records().isEmpty()) {
                 s.wakeId = page.cursor();
                 finish(s, Next.IDLE);
