@@ -42,14 +42,16 @@ public final class RedisServer implements AutoCloseable {
     private final Path binary;
     private final boolean aof;
     private final Path dir;
+    private final List<String> extraArgs;
     private int port;
     private Process process;
     private RedisVersion version;
 
-    private RedisServer(Path binary, boolean aof, Path dir) {
+    private RedisServer(Path binary, boolean aof, Path dir, List<String> extraArgs) {
         this.binary = binary;
         this.aof = aof;
         this.dir = dir;
+        this.extraArgs = List.copyOf(extraArgs);
     }
 
     /**
@@ -59,9 +61,17 @@ public final class RedisServer implements AutoCloseable {
      * @throws RedisUnavailableException when no redis-server binary is installed (one line saying how to install it)
      */
     public static RedisServer start(boolean aof) {
+        return start(aof, List.of());
+    }
+
+    /**
+     * Starts a server like {@link #start(boolean)} with more command-line options (e.g. the cluster options of a
+     * {@link RedisCluster} node), passed again on every restart.
+     */
+    static RedisServer start(boolean aof, List<String> extraArgs) {
         Path binary = findBinary().orElseThrow(RedisUnavailableException::new);
         try {
-            RedisServer server = new RedisServer(binary, aof, Files.createTempDirectory("shardline-redis-"));
+            RedisServer server = new RedisServer(binary, aof, Files.createTempDirectory("shardline-redis-"), extraArgs);
             server.startOnFreePort();
             return server;
         } catch (IOException e) {
@@ -224,6 +234,7 @@ public final class RedisServer implements AutoCloseable {
         } else {
             cmd.addAll(List.of("--appendonly", "no"));
         }
+        cmd.addAll(extraArgs);
         ProcessBuilder pb = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("redis.log").toFile()));
