@@ -308,7 +308,7 @@ public final class CoordinatorVerticle extends VerticleBase {
             return Future.succeededFuture();
         }
         long started = clockMs.getAsLong();
-        return redis.refreshServerInfo()
+        return redis.refreshServerInfo(log.keys().leaderEpoch())
                 .compose(info -> log.load().compose(seen -> log.claim(workerId, seen.leaderEpoch()))
                         .compose(claim -> {
                             if (!claim.won()) {
@@ -480,7 +480,7 @@ public final class CoordinatorVerticle extends VerticleBase {
         if (role != Role.LEADER) {
             return Future.succeededFuture();
         }
-        return redis.refreshServerInfo().compose(info -> {
+        return redis.refreshServerInfo(log.keys().leaderEpoch()).compose(info -> {
             if (role != Role.LEADER) {
                 return Future.succeededFuture();
             }

@@ -9,6 +9,7 @@ import io.vertx.redis.client.Command;
 import io.vertx.redis.client.ProtocolVersion;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisClientType;
+import io.vertx.redis.client.RedisCluster;
 import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -28,11 +29,18 @@ import org.slf4j.LoggerFactory;
  * breaks is evicted and the next command opens a fresh one. Blocking commands ({@code BLOCK}) must
  * use a dedicated connection: they hold a pooled connection for their whole duration.
  *
+ * <p>On a Redis Cluster the Vert.x client routes a command with keys to the primary of their slot and a
+ * command without keys to any node: what must reach every primary goes through {@link #onAllPrimaries}, and
+ * the identity that matters is the one of the node holding a given key ({@link #refreshServerInfo(String)}).
+ *
  * <p>Thread-safe.
  */
 public final class RedisClient {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisClient.class);
+
+    /** Returns {@code INFO server} of the node a key routes the script to. */
+    static final String INFO_SCRIPT = "return redis.call('INFO', 'server')";
 
     /** Attempts of the first {@code INFO server} before {@link #connect} fails. */
     static final int STARTUP_ATTEMPTS = 3;
@@ -122,20 +130,56 @@ public final class RedisClient {
         return client;
     }
 
-    /** Reads {@code INFO server} again; a changed {@link RedisServerInfo#runId()} means the server restarted. */
-    public Future<RedisServerInfo> refreshServerInfo() {
-        return send(Request.cmd(Command.INFO).arg("server")).map(reply -> {
-            RedisServerInfo info = RedisServerInfo.parse(reply.toString());
-            RedisServerInfo previous = serverInfo;
-            if (previous != null && !previous.runId().equals(info.runId())) {
-                LOG.warn("Redis restarted: run_id {} -> {}", previous.runId(), info.runId());
-            }
-            serverInfo = info;
-            return info;
-        });
+    /**
+     * Sends {@code request} to every primary of a Redis Cluster (by the client's current slot map), or to the one
+     * server otherwise: for what a node needs locally, such as {@code FUNCTION LOAD}. Fails when any primary fails;
+     * one timeout for all.
+     *
+     * @return the replies, one per primary
+     */
+    public Future<List<Response>> onAllPrimaries(Request request) {
+        Future<List<Response>> sent = config.cluster()
+                ? RedisCluster.create(pooled).onAllMasterNodes(request)
+                : pooled.send(request).map(List::of);
+        return Timeouts.within(vertx, sent, config.commandTimeoutMs(), name(request) + " on all primaries", () -> { });
     }
 
-    /** The server identity from the last {@link #refreshServerInfo()} (never null after {@link #connect}). */
+    /**
+     * Reads {@code INFO server} again; a changed {@link RedisServerInfo#runId()} means the server restarted. On a
+     * Redis Cluster this asks whichever node the client picks: use {@link #refreshServerInfo(String)} where the
+     * {@code run_id} matters.
+     */
+    public Future<RedisServerInfo> refreshServerInfo() {
+        return send(Request.cmd(Command.INFO).arg("server")).map(this::remember);
+    }
+
+    /**
+     * Reads {@code INFO server} of the server that holds {@code key}: on a Redis Cluster the primary of the key's
+     * slot (through a one-line script called with the key, which the client routes by its slot), otherwise the
+     * one server. A changed {@link RedisServerInfo#runId()} means that node restarted (or a replica that never
+     * saw its writes took over).
+     */
+    public Future<RedisServerInfo> refreshServerInfo(String key) {
+        if (!config.cluster()) {
+            return refreshServerInfo();
+        }
+        return send(Request.cmd(Command.EVAL).arg(INFO_SCRIPT).arg(1).arg(key)).map(this::remember);
+    }
+
+    private RedisServerInfo remember(Response reply) {
+        RedisServerInfo info = RedisServerInfo.parse(reply.toString());
+        RedisServerInfo previous = serverInfo;
+        if (previous != null && !previous.runId().equals(info.runId())) {
+            LOG.warn("Redis restarted: run_id {} -> {}", previous.runId(), info.runId());
+        }
+        serverInfo = info;
+        return info;
+    }
+
+    /**
+     * The server identity from the last {@link #refreshServerInfo()} or {@link #refreshServerInfo(String)} (never
+     * null after {@link #connect}).
+     */
     public RedisServerInfo serverInfo() {
         return serverInfo;
     }

@@ -86,6 +86,15 @@ public record RedisConfig(
                 2_000, 8, 256, 100, 5_000);
     }
 
+    /** Settings for a Redis Cluster reached through the {@code seeds} with the defaults of every other key (tests). */
+    public static RedisConfig cluster(List<String> seeds) {
+        if (seeds.isEmpty()) {
+            throw new IllegalArgumentException("a Redis Cluster needs at least one seed URL");
+        }
+        return new RedisConfig(seeds.get(0), seeds, null, null, false, null, true, RespProtocol.RESP2,
+                2_000, 8, 256, 100, 5_000);
+    }
+
     /** Adds the {@code redis.*} keys to {@code def}. */
     public static ConfigDef define(ConfigDef def) {
         return def

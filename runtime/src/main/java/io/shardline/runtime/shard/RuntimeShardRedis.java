@@ -43,6 +43,11 @@ public final class RuntimeShardRedis implements ShardRedis {
     }
 
     @Override
+    public Future<Void> sendToAllPrimaries(Request request) {
+        return client.onAllPrimaries(request).mapEmpty();
+    }
+
+    @Override
     public Future<RedisConnection> connectDedicated() {
         return wakeUpClient.connect().timeout(commandTimeoutMs(), TimeUnit.MILLISECONDS);
     }

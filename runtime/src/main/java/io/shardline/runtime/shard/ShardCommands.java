@@ -67,9 +67,12 @@ public final class ShardCommands {
         }
     }
 
-    /** Loads (or replaces) the function library: {@code FUNCTION LOAD REPLACE}. */
+    /**
+     * Loads (or replaces) the function library with {@code FUNCTION LOAD REPLACE} on every primary (a Redis
+     * Cluster keeps functions per node; replicas get them by replication).
+     */
     public Future<Void> loadLibrary() {
-        return redis.send(Request.cmd(Command.FUNCTION).arg("LOAD").arg("REPLACE").arg(LIBRARY)).mapEmpty();
+        return redis.sendToAllPrimaries(Request.cmd(Command.FUNCTION).arg("LOAD").arg("REPLACE").arg(LIBRARY));
     }
 
     /** Fenced {@code XREADGROUP ... COUNT count STREAMS shard id}; {@code id} is {@code >} or a PEL cursor. */
@@ -177,8 +180,15 @@ public final class ShardCommands {
             if (ShardFailure.of(e) != ShardFailure.NO_LIBRARY) {
                 return Future.failedFuture(e);
             }
-            LOG.warn("The shardline function library is missing on Redis (restarted?); loading it again");
-            return loadLibrary().compose(v -> call.get());
+            LOG.warn("The shardline function library is missing on Redis (restarted, failed over or resharded?); "
+                    + "loading it again");
+            // Also when loading fails on some primary (one is down): the node this call needs may have it now.
+            return loadLibrary()
+                    .recover(load -> {
+                        LOG.warn("Loading the shardline function library failed on some Redis node: {}", load.getMessage());
+                        return Future.succeededFuture();
+                    })
+                    .compose(v -> call.get());
         });
     }
 

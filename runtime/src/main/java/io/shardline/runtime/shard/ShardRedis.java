@@ -23,6 +23,14 @@ public interface ShardRedis {
     Future<Response> send(Request request);
 
     /**
+     * Sends one command to every primary of a Redis Cluster, or to the one server otherwise (the default): for
+     * what each node needs locally, such as {@code FUNCTION LOAD}.
+     */
+    default Future<Void> sendToAllPrimaries(Request request) {
+        return send(request).mapEmpty();
+    }
+
+    /**
      * Opens a dedicated connection (not shared with {@link #send}), for a blocking command. The caller
      * closes it and opens a new one after a failure.
      */
