@@ -22,9 +22,14 @@ final class ClusterProbe {
     record Owner(String member, long epoch) {
     }
 
-    private final RedisServer redis;
+    private final RedisNodes redis;
 
     ClusterProbe(RedisServer redis) {
+        this(RedisNodes.of(redis));
+    }
+
+    /** A probe of shards that may live on different nodes (a Redis Cluster). */
+    ClusterProbe(RedisNodes redis) {
         this.redis = redis;
     }
 
@@ -36,15 +41,16 @@ final class ClusterProbe {
     /** Owners of the shards of {@code stream} in the group of the same name, by shard index. */
     Map<Integer, Owner> owners(String stream, int shards) {
         Map<Integer, Owner> out = new TreeMap<>();
-        try (RespProbe probe = redis.probe()) {
-            for (int i = 0; i < shards; i++) {
-                List<?> fields = (List<?>) probe.call("HMGET", new ShardId(stream, i).ownerKey(stream), "owner", "epoch");
+        for (int i = 0; i < shards; i++) {
+            String key = new ShardId(stream, i).ownerKey(stream);
+            try (RespProbe probe = redis.probeFor(key)) {
+                List<?> fields = (List<?>) probe.call("HMGET", key, "owner", "epoch");
                 if (fields.get(0) != null) {
                     out.put(i, new Owner(String.valueOf(fields.get(0)), Long.parseLong(String.valueOf(fields.get(1)))));
                 }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
         return out;
     }
@@ -114,8 +120,9 @@ final class ClusterProbe {
     }
 
     private String lastEntryId(String stream, int shard) {
-        try (RespProbe probe = redis.probe()) {
-            List<?> entries = (List<?>) probe.call("XREVRANGE", new ShardId(stream, shard).key(), "+", "-", "COUNT", "1");
+        String key = new ShardId(stream, shard).key();
+        try (RespProbe probe = redis.probeFor(key)) {
+            List<?> entries = (List<?>) probe.call("XREVRANGE", key, "+", "-", "COUNT", "1");
             return entries.isEmpty() ? "0-0" : String.valueOf(((List<?>) entries.get(0)).get(0));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -123,8 +130,9 @@ final class ClusterProbe {
     }
 
     private Map<String, Object> groupInfo(String stream, String group, int shard) {
-        try (RespProbe probe = redis.probe()) {
-            for (Object g : (List<?>) probe.call("XINFO", "GROUPS", new ShardId(stream, shard).key())) {
+        String key = new ShardId(stream, shard).key();
+        try (RespProbe probe = redis.probeFor(key)) {
+            for (Object g : (List<?>) probe.call("XINFO", "GROUPS", key)) {
                 List<?> flat = (List<?>) g;
                 Map<String, Object> fields = new TreeMap<>();
                 for (int i = 0; i + 1 < flat.size(); i += 2) {

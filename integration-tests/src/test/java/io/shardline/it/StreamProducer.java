@@ -58,6 +58,18 @@ final class StreamProducer implements AutoCloseable {
         }
     }
 
+    /** Writes {@code perShard} entries to each shard now, shard after shard, each on the node that serves it. */
+    static void produce(RedisNodes redis, String stream, int shards, int perShard) throws IOException {
+        for (int shard = 0; shard < shards; shard++) {
+            String key = new ShardId(stream, shard).key();
+            try (RespProbe probe = redis.probeFor(key)) {
+                for (int i = 0; i < perShard; i++) {
+                    probe.call("XADD", key, "*", "n", Integer.toString(i));
+                }
+            }
+        }
+    }
+
     /** Waits until every shard has an entry written after {@code ms}. */
     void awaitProducedAfter(long ms, Duration timeout) {
         long end = System.nanoTime() + timeout.toNanos();

@@ -48,8 +48,12 @@ public final class RedisClient {
     private final Vertx vertx;
     private final RedisConfig config;
     private final Redis pooled;
+    /** Bounds the commands in flight on {@link #pooled} in cluster mode ({@link CommandGate}); null otherwise. */
+    private final CommandGate gate;
     private final RandomGenerator random;
     private volatile RedisServerInfo serverInfo;
+    /** The key whose node {@link #serverInfo} describes (null: any node). */
+    private volatile String serverInfoKey;
     private final List<Redis> children = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private RedisClient(Vertx vertx, RedisConfig config, RandomGenerator random) {
@@ -57,6 +61,8 @@ public final class RedisClient {
         this.config = Objects.requireNonNull(config, "config");
         this.random = Objects.requireNonNull(random, "random");
         this.pooled = Redis.createClient(vertx, options(config, config.poolSize(), config.poolWaiting()));
+        this.gate = config.cluster() ? new CommandGate(vertx, config.poolSize(), config.poolWaiting(),
+                config.commandTimeoutMs()) : null;
     }
 
     /**
@@ -95,13 +101,14 @@ public final class RedisClient {
 
     /** Sends one command on a pooled connection; fails with {@link RedisTimeoutException} after the command timeout. */
     public Future<Response> send(Request request) {
-        return Timeouts.within(vertx, pooled.send(request), config.commandTimeoutMs(), name(request), () -> { });
+        return Timeouts.within(vertx, gated(() -> pooled.send(request)), config.commandTimeoutMs(), name(request),
+                () -> { });
     }
 
     /** Pipelines commands on one pooled connection (not atomic); one timeout for the whole batch. */
     public Future<List<Response>> batch(List<Request> requests) {
         String what = requests.isEmpty() ? "batch" : "batch of " + requests.size() + " from " + name(requests.get(0));
-        return Timeouts.within(vertx, pooled.batch(requests), config.commandTimeoutMs(), what, () -> { });
+        return Timeouts.within(vertx, gated(() -> pooled.batch(requests)), config.commandTimeoutMs(), what, () -> { });
     }
 
     /**
@@ -139,7 +146,7 @@ public final class RedisClient {
      */
     public Future<List<Response>> onAllPrimaries(Request request) {
         Future<List<Response>> sent = config.cluster()
-                ? RedisCluster.create(pooled).onAllMasterNodes(request)
+                ? gated(() -> RedisCluster.create(pooled).onAllMasterNodes(request))
                 : pooled.send(request).map(List::of);
         return Timeouts.within(vertx, sent, config.commandTimeoutMs(), name(request) + " on all primaries", () -> { });
     }
@@ -150,7 +157,7 @@ public final class RedisClient {
      * {@code run_id} matters.
      */
     public Future<RedisServerInfo> refreshServerInfo() {
-        return send(Request.cmd(Command.INFO).arg("server")).map(this::remember);
+        return send(Request.cmd(Command.INFO).arg("server")).map(reply -> remember(reply, null));
     }
 
     /**
@@ -163,16 +170,19 @@ public final class RedisClient {
         if (!config.cluster()) {
             return refreshServerInfo();
         }
-        return send(Request.cmd(Command.EVAL).arg(INFO_SCRIPT).arg(1).arg(key)).map(this::remember);
+        return send(Request.cmd(Command.EVAL).arg(INFO_SCRIPT).arg(1).arg(key)).map(reply -> remember(reply, key));
     }
 
-    private RedisServerInfo remember(Response reply) {
+    private synchronized RedisServerInfo remember(Response reply, String key) {
         RedisServerInfo info = RedisServerInfo.parse(reply.toString());
         RedisServerInfo previous = serverInfo;
-        if (previous != null && !previous.runId().equals(info.runId())) {
-            LOG.warn("Redis restarted: run_id {} -> {}", previous.runId(), info.runId());
+        boolean sameNode = !config.cluster() || key != null && key.equals(serverInfoKey);
+        if (previous != null && sameNode && !previous.runId().equals(info.runId())) {
+            LOG.warn("Redis restarted: run_id {} -> {}{}", previous.runId(), info.runId(),
+                    key == null || !config.cluster() ? "" : " (the node holding " + key + ")");
         }
         serverInfo = info;
+        serverInfoKey = key;
         return info;
     }
 
@@ -210,6 +220,10 @@ public final class RedisClient {
         children.forEach(c -> closing.add(c.close()));
         closing.add(pooled.close());
         return Future.join(closing).mapEmpty();
+    }
+
+    private <T> Future<T> gated(java.util.function.Supplier<Future<T>> command) {
+        return gate == null ? command.get() : gate.run(command);
     }
 
     /** Vert.x client options for the given pool size. */

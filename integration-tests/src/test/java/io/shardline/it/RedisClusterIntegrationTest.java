@@ -1,0 +1,126 @@
+package io.shardline.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.shardline.api.handler.ShardId;
+import io.shardline.testkit.net.FreePorts;
+import io.shardline.testkit.redis.RedisCluster;
+import io.shardline.testkit.redis.RedisClusterTest;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two worker JVMs from the built distribution against a real Redis Cluster of three primaries, configured only
+ * with {@code redis.cluster.urls}: the listener's eight shards live on all three nodes; the workers elect a
+ * leader that never re-fences (the run id it fences on is the one of the node holding the group log's hash tag),
+ * no Redis command times out waiting for a pooled connection, the workers split the shards, handle every record produced before and after they joined, answer
+ * the shard status over REST, and stop gracefully with exit code 0.
+ *
+ * <p>Tagged {@code integration}, part of the default build (about 40 s: two worker JVM starts). Run it alone
+ * with {@code mvn -B -ntp verify -pl integration-tests -am -Dtest=RedisClusterIntegrationTest
+ * -Dsurefire.failIfNoSpecifiedTests=false}.
+ */
+@Tag("integration")
+@RedisClusterTest
+class RedisClusterIntegrationTest {
+
+    private static final int SHARDS = 8;
+    private static final int PER_SHARD = 25;
+    private static final String TOKEN = "it-cluster-token";
+    private static final Duration JOIN = Duration.ofSeconds(150);
+    private static final Duration SETTLE = Duration.ofSeconds(60);
+
+    private final List<WorkerProcess> workers = new ArrayList<>();
+    private final Thread reaper = new Thread(() -> workers.forEach(WorkerProcess::close));
+
+    @AfterEach
+    void stopAll() {
+        workers.forEach(WorkerProcess::close);
+        Runtime.getRuntime().removeShutdownHook(reaper);
+    }
+
+    @Test
+    void twoWorkersConsumeShardsSpreadOverThreeNodes(RedisCluster redis) throws Exception {
+        Runtime.getRuntime().addShutdownHook(reaper);
+        Path dist = Path.of(System.getProperty("shardline.dist.dir", "../dist/target/shardline-0.1.0-SNAPSHOT"));
+        assertThat(dist.resolve("bin/start-worker")).as("build the distribution first (mvn package)").exists();
+        Set<Integer> nodes = IntStream.range(0, SHARDS).mapToObj(i -> redis.ownerOf(new ShardId("orders", i).key()).port())
+                .collect(Collectors.toSet());
+        assertThat(nodes).as("the shards live on all three primaries").hasSize(3);
+
+        String cluster = "rc-" + UUID.randomUUID().toString().substring(0, 8);
+        Path dir = Files.createDirectories(Path.of("target", "it-work", cluster)).toAbsolutePath();
+        System.out.println("Worker output in " + dir + "; Redis Cluster " + redis.seedUris());
+        List<Integer> ports = FreePorts.take(4);
+        Path listeners = Files.createDirectories(dir.resolve("listeners"));
+        Files.writeString(listeners.resolve("orders.properties"), String.join("\n",
+                "handler=logging-sink", "handler.config.log.every=1000", "streams=orders:" + SHARDS, "group=orders",
+                "concurrency=1", "assignor=cooperative-sticky", "start.from=earliest", ""));
+        Map<String, String> common = new LinkedHashMap<>();
+        common.put("cluster.name", cluster);
+        common.put("cluster.members", "127.0.0.1:" + ports.get(0) + ",127.0.0.1:" + ports.get(1));
+        common.put("cluster.failure.timeout.ms", "3000");
+        common.put("redis.cluster.urls", redis.seedUriList());
+        common.put("session.timeout.ms", "4000");
+        common.put("heartbeat.interval.ms", "500");
+        common.put("plugin.path", dist.resolve("plugins").toString());
+        common.put("listeners.dir", listeners.toString());
+        common.put("log.dir", dir.resolve("logs").toString());
+        common.put("rest.auth.token", TOKEN);
+        RedisNodes nodesByKey = RedisNodes.of(redis);
+        ClusterProbe probe = new ClusterProbe(nodesByKey);
+
+        StreamProducer.produce(nodesByKey, "orders", SHARDS, PER_SHARD);
+        WorkerProcess w0 = start(dist, dir, "w0", common, ports.get(0), ports.get(2));
+        w0.await("joined cluster", JOIN);
+        WorkerProcess w1 = start(dist, dir, "w1", common, ports.get(1), ports.get(3));
+        assertThat(w1.await("joined cluster", JOIN)).contains("2 worker(s)");
+        probe.awaitOwners("orders", SHARDS, o -> o.values().stream().map(ClusterProbe::workerOf)
+                .collect(Collectors.toSet()).equals(Set.of("w0", "w1")), SETTLE, "orders split over w0 and w1");
+        StreamProducer.produce(nodesByKey, "orders", SHARDS, PER_SHARD);
+        probe.awaitDrained("orders", "orders", SHARDS, SETTLE);
+
+        JsonObject status = new RestClient(ports.get(3), TOKEN).get("/listeners/orders/status");
+        assertThat(status.getJsonArray("shards")).as("status %s", status).hasSize(SHARDS);
+        for (Object o : status.getJsonArray("shards")) {
+            assertThat(((JsonObject) o).getString("owner")).as("shard owner in %s", status).isNotNull();
+        }
+        // The leader never saw a "restarted" Redis (the run id of the node holding the group log), so it never
+        // re-fenced; no command waited for a pooled connection until it timed out.
+        for (WorkerProcess w : workers) {
+            assertThat(w.find("Redis restarted")).as("Redis restart seen by %s", w.workerId).isEmpty();
+            assertThat(w.find("re-fencing")).as("re-fencing on %s", w.workerId).isEmpty();
+            assertThat(w.find("did not complete within")).as("Redis command timeout on %s", w.workerId).isEmpty();
+            assertThat(w.find("Function not found")).as("function missing on %s", w.workerId).isEmpty();
+        }
+
+        w1.terminate();
+        w0.terminate();
+        assertThat(w1.waitExit(Duration.ofSeconds(30))).as("w1 exit\n%s", w1.tail()).isZero();
+        assertThat(w0.waitExit(Duration.ofSeconds(30))).as("w0 exit\n%s", w0.tail()).isZero();
+    }
+
+    private WorkerProcess start(Path dist, Path dir, String id, Map<String, String> common, int clusterPort,
+                                int restPort) throws IOException {
+        Map<String, String> settings = new LinkedHashMap<>(common);
+        settings.put("cluster.port", Integer.toString(clusterPort));
+        settings.put("rest.port", Integer.toString(restPort));
+        WorkerProcess w = WorkerProcess.start(dist, dir, id, settings);
+        workers.add(w);
+        return w;
+    }
+}
