@@ -96,7 +96,10 @@ final class ClusterProbe {
                 + " to read past " + afterMs + "; last delivered " + last);
     }
 
-    /** Waits until every entry of every shard was delivered to {@code group} and acknowledged. */
+    /**
+     * Waits until every entry of every shard was delivered to {@code group} and acknowledged; a shard whose group
+     * does not exist (yet, e.g. after its Redis node restarted empty) is not drained.
+     */
     void awaitDrained(String stream, String group, int shards, Duration timeout) {
         long end = System.nanoTime() + timeout.toNanos();
         String state = "";
@@ -104,7 +107,7 @@ final class ClusterProbe {
             boolean drained = true;
             StringBuilder s = new StringBuilder();
             for (int i = 0; i < shards; i++) {
-                Map<String, Object> info = groupInfo(stream, group, i);
+                Map<String, Object> info = findGroupInfo(stream, group, i).orElse(Map.of());
                 String lastId = lastEntryId(stream, i);
                 s.append(i).append(": delivered ").append(info.get("last-delivered-id")).append(" of ").append(lastId)
                         .append(", pending ").append(info.get("pending")).append("; ");
@@ -130,6 +133,11 @@ final class ClusterProbe {
     }
 
     private Map<String, Object> groupInfo(String stream, String group, int shard) {
+        return findGroupInfo(stream, group, shard).orElseThrow(() ->
+                new AssertionError("stream " + new ShardId(stream, shard).key() + " has no group " + group));
+    }
+
+    private java.util.Optional<Map<String, Object>> findGroupInfo(String stream, String group, int shard) {
         String key = new ShardId(stream, shard).key();
         try (RespProbe probe = redis.probeFor(key)) {
             for (Object g : (List<?>) probe.call("XINFO", "GROUPS", key)) {
@@ -139,13 +147,17 @@ final class ClusterProbe {
                     fields.put(String.valueOf(flat.get(i)), flat.get(i + 1));
                 }
                 if (group.equals(fields.get("name"))) {
-                    return fields;
+                    return java.util.Optional.of(fields);
                 }
+            }
+        } catch (RespProbe.RedisErrorReply e) {
+            if (!String.valueOf(e.getMessage()).startsWith("ERR no such key")) {
+                throw new UncheckedIOException(e);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        throw new AssertionError("stream " + new ShardId(stream, shard).key() + " has no group " + group);
+        return java.util.Optional.empty();
     }
 
     static long idMs(Object id) {

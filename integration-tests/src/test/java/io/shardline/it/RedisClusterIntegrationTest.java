@@ -6,6 +6,7 @@ import io.shardline.api.handler.ShardId;
 import io.shardline.testkit.net.FreePorts;
 import io.shardline.testkit.redis.RedisCluster;
 import io.shardline.testkit.redis.RedisClusterTest;
+import io.shardline.testkit.redis.RedisServer;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,9 +27,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Two worker JVMs from the built distribution against a real Redis Cluster of three primaries, configured only
  * with {@code redis.cluster.urls}: the listener's eight shards live on all three nodes; the workers elect a
- * leader that never re-fences (the run id it fences on is the one of the node holding the group log's hash tag),
- * no Redis command times out waiting for a pooled connection, the workers split the shards, handle every record produced before and after they joined, answer
- * the shard status over REST, and stop gracefully with exit code 0.
+ * leader that does not re-fence while the cluster is stable (the run id it fences on is the primaries' together),
+ * no Redis command times out waiting for a pooled connection, the workers split the shards, handle every record
+ * produced before and after they joined and answer the shard status over REST; when a node that holds shards but
+ * not the group log restarts empty, the leader re-fences and writes every owner key again, and what is produced afterwards is handled; both workers stop gracefully with exit code 0.
  *
  * <p>Tagged {@code integration}, part of the default build (about 40 s: two worker JVM starts). Run it alone
  * with {@code mvn -B -ntp verify -pl integration-tests -am -Dtest=RedisClusterIntegrationTest
@@ -58,7 +60,8 @@ class RedisClusterIntegrationTest {
         Runtime.getRuntime().addShutdownHook(reaper);
         Path dist = Path.of(System.getProperty("shardline.dist.dir", "../dist/target/shardline-0.1.0-SNAPSHOT"));
         assertThat(dist.resolve("bin/start-worker")).as("build the distribution first (mvn package)").exists();
-        Set<Integer> nodes = IntStream.range(0, SHARDS).mapToObj(i -> redis.ownerOf(new ShardId("orders", i).key()).port())
+        Set<Integer> nodes = IntStream.range(0, SHARDS)
+                .mapToObj(i -> redis.ownerOf(new ShardId("orders", i).key()).port())
                 .collect(Collectors.toSet());
         assertThat(nodes).as("the shards live on all three primaries").hasSize(3);
 
@@ -99,14 +102,28 @@ class RedisClusterIntegrationTest {
         for (Object o : status.getJsonArray("shards")) {
             assertThat(((JsonObject) o).getString("owner")).as("shard owner in %s", status).isNotNull();
         }
-        // The leader never saw a "restarted" Redis (the run id of the node holding the group log), so it never
-        // re-fenced; no command waited for a pooled connection until it timed out.
+        // The leader never saw a "restarted" Redis (the run ids of the primaries), so it never re-fenced; no
+        // command waited for a pooled connection until it timed out.
         for (WorkerProcess w : workers) {
             assertThat(w.find("Redis restarted")).as("Redis restart seen by %s", w.workerId).isEmpty();
             assertThat(w.find("re-fencing")).as("re-fencing on %s", w.workerId).isEmpty();
             assertThat(w.find("did not complete within")).as("Redis command timeout on %s", w.workerId).isEmpty();
             assertThat(w.find("Function not found")).as("function missing on %s", w.workerId).isEmpty();
         }
+
+        // A node holding shards but not the group log restarts empty (owner keys, streams and groups gone): the
+        // leader sees the primaries' run ids change, re-fences and writes every owner key again, the members
+        // recreate their groups, and what is produced afterwards is handled.
+        RedisServer home = redis.ownerOf("{shardline:" + cluster + "}");
+        RedisServer restarted = redis.nodes().stream().filter(n -> n != home).findFirst().orElseThrow();
+        restarted.kill();
+        restarted.startAgain();
+        redis.awaitHealthy(SETTLE);
+        probe.awaitOwners("orders", SHARDS, o -> true, SETTLE, "every shard's owner key back after the restart");
+        assertThat(workers.stream().anyMatch(w -> w.find("Redis restarted").isPresent()))
+                .as("a new Redis identity seen").isTrue();
+        StreamProducer.produce(nodesByKey, "orders", SHARDS, PER_SHARD);
+        probe.awaitDrained("orders", "orders", SHARDS, SETTLE);
 
         w1.terminate();
         w0.terminate();

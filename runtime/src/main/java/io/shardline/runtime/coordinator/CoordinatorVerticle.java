@@ -308,7 +308,7 @@ public final class CoordinatorVerticle extends VerticleBase {
             return Future.succeededFuture();
         }
         long started = clockMs.getAsLong();
-        return redis.refreshServerInfo(log.keys().leaderEpoch())
+        return redis.refreshServerInfo()
                 .compose(info -> log.load().compose(seen -> log.claim(workerId, seen.leaderEpoch()))
                         .compose(claim -> {
                             if (!claim.won()) {
@@ -319,11 +319,13 @@ public final class CoordinatorVerticle extends VerticleBase {
                             long lastWriteAgoMs = claim.lastWrite()
                                     .filter(w -> !w.runId().isEmpty() && w.runId().equals(info.runId()))
                                     .map(RedisGroupLog.LastWrite::agoMs).orElse(-1L);
-                            return replay(claim.state(), true).map(fresh -> {
-                                becomeLeader(myTerm, fresh, claim.state(), info.runId(), started, claimedAt,
-                                        lastWriteAgoMs);
-                                return (Void) null;
-                            });
+                            return replay(claim.state(), true).compose(fresh ->
+                                    (lastWriteAgoMs < 0 ? restoreOwnerKeys(fresh) : Future.<Void>succeededFuture())
+                                            .map(v -> {
+                                                becomeLeader(myTerm, fresh, claim.state(), info.runId(), started,
+                                                        claimedAt, lastWriteAgoMs);
+                                                return (Void) null;
+                                            }));
                         }))
                 .recover(e -> {
                     LOG.warn("Claiming the leader epoch failed (attempt {}): {}", attempt + 1, e.getMessage());
@@ -349,6 +351,31 @@ public final class CoordinatorVerticle extends VerticleBase {
             }
             return fresh;
         }, false);
+    }
+
+    /**
+     * Writes the owner key of every owned shard again, as the replayed state has it, when Redis may have lost writes
+     * since the last one (its identity changed, or none is recorded): on a Redis Cluster a primary holding shards
+     * can restart empty, or fail over to a replica that missed the last writes, while the group log's node keeps
+     * the log, so its owner keys would otherwise stay missing (members wait on {@code NOOWNER} for good). Writing
+     * the same owner and epoch again is a no-op; a key that already holds a higher epoch is left alone (logged).
+     */
+    private Future<Void> restoreOwnerKeys(GroupCoordinator fresh) {
+        List<Future<Boolean>> writes = new ArrayList<>();
+        for (CoordinatorRecord r : fresh.snapshot()) {
+            if (r instanceof ShardOwnerRecord owner) {
+                writes.add(shards.setOwner(owner.shard(), owner.groupId(), owner.memberId(), owner.ownerEpoch())
+                        .recover(e -> {
+                            if (!String.valueOf(e.getMessage()).startsWith("STALE_EPOCH")) {
+                                return Future.failedFuture(e);
+                            }
+                            LOG.warn("Owner key of {} for group {} holds a newer epoch than the group log ({}); "
+                                    + "left as it is", owner.shard(), owner.groupId(), e.getMessage());
+                            return Future.succeededFuture(false);
+                        }));
+            }
+        }
+        return Future.all(writes).mapEmpty();
     }
 
     /**
@@ -480,7 +507,7 @@ public final class CoordinatorVerticle extends VerticleBase {
         if (role != Role.LEADER) {
             return Future.succeededFuture();
         }
-        return redis.refreshServerInfo(log.keys().leaderEpoch()).compose(info -> {
+        return redis.refreshServerInfo().compose(info -> {
             if (role != Role.LEADER) {
                 return Future.succeededFuture();
             }

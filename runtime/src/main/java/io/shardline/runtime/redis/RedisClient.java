@@ -31,16 +31,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>On a Redis Cluster the Vert.x client routes a command with keys to the primary of their slot and a
  * command without keys to any node: what must reach every primary goes through {@link #onAllPrimaries}, and
- * the identity that matters is the one of the node holding a given key ({@link #refreshServerInfo(String)}).
+ * the server identity is the one of all primaries together ({@link #refreshServerInfo()}).
  *
  * <p>Thread-safe.
  */
 public final class RedisClient {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisClient.class);
-
-    /** Returns {@code INFO server} of the node a key routes the script to. */
-    static final String INFO_SCRIPT = "return redis.call('INFO', 'server')";
 
     /** Attempts of the first {@code INFO server} before {@link #connect} fails. */
     static final int STARTUP_ATTEMPTS = 3;
@@ -52,8 +49,6 @@ public final class RedisClient {
     private final CommandGate gate;
     private final RandomGenerator random;
     private volatile RedisServerInfo serverInfo;
-    /** The key whose node {@link #serverInfo} describes (null: any node). */
-    private volatile String serverInfoKey;
     private final List<Redis> children = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private RedisClient(Vertx vertx, RedisConfig config, RandomGenerator random) {
@@ -153,42 +148,30 @@ public final class RedisClient {
 
     /**
      * Reads {@code INFO server} again; a changed {@link RedisServerInfo#runId()} means the server restarted. On a
-     * Redis Cluster this asks whichever node the client picks: use {@link #refreshServerInfo(String)} where the
-     * {@code run_id} matters.
+     * Redis Cluster it is read from every primary and the identity is theirs together
+     * ({@link RedisServerInfo#ofPrimaries}): the run id changes when any primary restarts, a replica takes over
+     * or a primary joins or leaves, each of which may have lost writes (the group log's or a shard's).
      */
     public Future<RedisServerInfo> refreshServerInfo() {
-        return send(Request.cmd(Command.INFO).arg("server")).map(reply -> remember(reply, null));
+        Request info = Request.cmd(Command.INFO).arg("server");
+        Future<RedisServerInfo> read = config.cluster()
+                ? onAllPrimaries(info).map(replies -> RedisServerInfo.ofPrimaries(
+                        replies.stream().map(r -> RedisServerInfo.parse(r.toString())).toList()))
+                : send(info).map(reply -> RedisServerInfo.parse(reply.toString()));
+        return read.map(this::remember);
     }
 
-    /**
-     * Reads {@code INFO server} of the server that holds {@code key}: on a Redis Cluster the primary of the key's
-     * slot (through a one-line script called with the key, which the client routes by its slot), otherwise the
-     * one server. A changed {@link RedisServerInfo#runId()} means that node restarted (or a replica that never
-     * saw its writes took over).
-     */
-    public Future<RedisServerInfo> refreshServerInfo(String key) {
-        if (!config.cluster()) {
-            return refreshServerInfo();
-        }
-        return send(Request.cmd(Command.EVAL).arg(INFO_SCRIPT).arg(1).arg(key)).map(reply -> remember(reply, key));
-    }
-
-    private synchronized RedisServerInfo remember(Response reply, String key) {
-        RedisServerInfo info = RedisServerInfo.parse(reply.toString());
+    private synchronized RedisServerInfo remember(RedisServerInfo info) {
         RedisServerInfo previous = serverInfo;
-        boolean sameNode = !config.cluster() || key != null && key.equals(serverInfoKey);
-        if (previous != null && sameNode && !previous.runId().equals(info.runId())) {
-            LOG.warn("Redis restarted: run_id {} -> {}{}", previous.runId(), info.runId(),
-                    key == null || !config.cluster() ? "" : " (the node holding " + key + ")");
+        if (previous != null && !previous.runId().equals(info.runId())) {
+            LOG.warn("Redis restarted: run_id {} -> {}", previous.runId(), info.runId());
         }
         serverInfo = info;
-        serverInfoKey = key;
         return info;
     }
 
     /**
-     * The server identity from the last {@link #refreshServerInfo()} or {@link #refreshServerInfo(String)} (never
-     * null after {@link #connect}).
+     * The server identity from the last {@link #refreshServerInfo()} (never null after {@link #connect}).
      */
     public RedisServerInfo serverInfo() {
         return serverInfo;

@@ -1,6 +1,9 @@
 package io.shardline.runtime.redis;
 
+import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * What {@code INFO server} says about the Redis server we talk to: its version and its {@code run_id}
@@ -12,7 +15,7 @@ import java.util.Objects;
  * @param major major version
  * @param minor minor version
  * @param patch patch version
- * @param runId the server's run id
+ * @param runId the server's run id; on a Redis Cluster the run ids of all primaries, sorted, joined by {@code ,}
  * @param mode {@code standalone}, {@code cluster} or {@code sentinel}
  */
 public record RedisServerInfo(int major, int minor, int patch, String runId, String mode) {
@@ -53,6 +56,25 @@ public record RedisServerInfo(int major, int minor, int patch, String runId, Str
         }
         String[] parts = version.split("\\.");
         return new RedisServerInfo(part(parts, 0), part(parts, 1), part(parts, 2), runId, mode);
+    }
+
+    /**
+     * The identity of a Redis Cluster from its primaries' {@code INFO server}: the lowest version (a command is
+     * there only if every node has it), the primaries' run ids sorted and joined by {@code ,} (so it changes when
+     * any primary restarts, is replaced by a replica, joins or leaves), mode {@code cluster}.
+     *
+     * @throws IllegalArgumentException when {@code primaries} is empty
+     */
+    public static RedisServerInfo ofPrimaries(List<RedisServerInfo> primaries) {
+        if (primaries.isEmpty()) {
+            throw new IllegalArgumentException("a Redis Cluster answered INFO from no primary");
+        }
+        RedisServerInfo lowest = primaries.stream()
+                .min(Comparator.comparingInt(RedisServerInfo::major).thenComparingInt(RedisServerInfo::minor)
+                        .thenComparingInt(RedisServerInfo::patch))
+                .orElseThrow();
+        String runIds = primaries.stream().map(RedisServerInfo::runId).sorted().collect(Collectors.joining(","));
+        return new RedisServerInfo(lowest.major(), lowest.minor(), lowest.patch(), runIds, "cluster");
     }
 
     /** Whether the server is at least {@code major.minor}. */

@@ -21,10 +21,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The worker's Redis client in cluster mode against a real three-primary Redis Cluster. The Vert.x cluster client
- * takes one pooled connection to every node for each command; many commands at once from several event loops
- * must all complete (without a bound on them, the pools of the nodes were taken in different orders and the
- * commands waited for each other until they timed out).
+ * The worker's Redis client in cluster mode against a real three-primary Redis Cluster: many more commands at once
+ * than the pool has connections, from several event loops, all complete (the Vert.x cluster client takes one pooled
+ * connection to every node per command; {@link CommandGate} keeps them from waiting for each other).
  */
 @RedisClusterTest
 class RedisClientClusterTest {

@@ -27,6 +27,17 @@ class RedisServerInfoTest {
     }
 
     @Test
+    void aClustersIdentityIsItsPrimariesTogether() {
+        RedisServerInfo cluster = RedisServerInfo.ofPrimaries(java.util.List.of(
+                new RedisServerInfo(8, 2, 0, "c", "cluster"), new RedisServerInfo(7, 4, 1, "a", "cluster"),
+                new RedisServerInfo(8, 0, 0, "b", "cluster")));
+        assertEquals("a,b,c", cluster.runId());
+        assertEquals("7.4.1", cluster.version());
+        assertEquals("cluster", cluster.mode());
+        assertThatThrownBy(() -> RedisServerInfo.ofPrimaries(java.util.List.of())).hasMessageContaining("no primary");
+    }
+
+    @Test
     void missingFieldsAreAnError() {
         assertThatThrownBy(() -> RedisServerInfo.parse("redis_version:7.0.0\n"))
                 .hasMessageContaining("run_id");
