@@ -6,6 +6,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
@@ -271,6 +272,12 @@ final class WakeUpLoop {
     }
 
     private <T> void onContext(Future<T> future, Handler<AsyncResult<T>> handler) {
-        future.onComplete(ar -> context.runOnContext(v -> handler.handle(ar)));
+        future.onComplete(ar -> {
+            if (Vertx.currentContext() == context) {
+                handler.handle(ar); // already there: no extra task (and wait) on the wake-up's way to the read
+            } else {
+                context.runOnContext(v -> handler.handle(ar));
+            }
+        });
     }
 }
