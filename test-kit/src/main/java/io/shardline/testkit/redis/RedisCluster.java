@@ -9,10 +9,12 @@ import java.util.Optional;
 
 /**
  * A real Redis Cluster of {@code redis-server} child processes on free loopback ports, for tests: a given
- * number of primaries (no replicas), each started with {@code --cluster-enabled yes}, its own cluster bus port
+ * number of primaries (each optionally with one replica), each started with {@code --cluster-enabled yes}, its own cluster bus port
  * and its {@code nodes.conf} in its own temporary directory, then formed from Java: every node takes an equal
  * range of the 16384 slots ({@code CLUSTER ADDSLOTSRANGE}) and meets the first one ({@code CLUSTER MEET}).
- * {@link #start(int)} returns once every node reports {@code cluster_state:ok} and all agree on the slot map.
+ * A replica follows its primary ({@code CLUSTER REPLICATE}) and takes over when the primary fails, after
+ * {@link #NODE_TIMEOUT_MS}. {@link #start(int, boolean)} returns once every node reports {@code cluster_state:ok},
+ * all agree on the slot map and every replica's link to its primary is up.
  *
  * <p>Every process is stopped by its pid by {@link #close()}, and also when forming the cluster fails. A node
  * killed with {@link #node(int)}{@code .kill()} and started again keeps its port, bus port and cluster identity
@@ -31,24 +33,32 @@ public final class RedisCluster implements AutoCloseable {
     static final int NODE_TIMEOUT_MS = 5_000;
 
     private final List<RedisServer> nodes;
+    private final List<RedisServer> primaries;
 
-    private RedisCluster(List<RedisServer> nodes) {
+    private RedisCluster(List<RedisServer> nodes, int primaries) {
         this.nodes = List.copyOf(nodes);
+        this.primaries = this.nodes.subList(0, primaries);
+    }
+
+    /** {@link #start(int, boolean)} without replicas. */
+    public static RedisCluster start(int primaries) {
+        return start(primaries, false);
     }
 
     /**
      * Starts {@code primaries} nodes and forms a cluster of them.
      *
+     * @param replicas true to give every primary one replica (node {@code primaries + i} follows node {@code i})
      * @throws RedisUnavailableException when no redis-server binary is installed
      * @throws IllegalStateException when the cluster is not formed within {@link #FORM_TIMEOUT}
      */
-    public static RedisCluster start(int primaries) {
+    public static RedisCluster start(int primaries, boolean replicas) {
         if (primaries < 1 || primaries > 16) {
             throw new IllegalArgumentException("a test cluster has 1 to 16 primaries, not " + primaries);
         }
         List<RedisServer> started = new ArrayList<>();
         try {
-            for (int i = 0; i < primaries; i++) {
+            for (int i = 0; i < (replicas ? 2 * primaries : primaries); i++) {
                 started.add(RedisServer.start(false, List.of(
                         "--cluster-enabled", "yes",
                         "--cluster-config-file", "nodes.conf",
@@ -56,7 +66,7 @@ public final class RedisCluster implements AutoCloseable {
                         "--cluster-node-timeout", Integer.toString(NODE_TIMEOUT_MS),
                         "--cluster-announce-ip", "127.0.0.1")));
             }
-            RedisCluster cluster = new RedisCluster(started);
+            RedisCluster cluster = new RedisCluster(started, primaries);
             cluster.form();
             cluster.awaitHealthy(FORM_TIMEOUT);
             return cluster;
@@ -66,7 +76,7 @@ public final class RedisCluster implements AutoCloseable {
         }
     }
 
-    /** The nodes, in the order of their slot ranges (node 0 has the lowest slots). */
+    /** The nodes: the primaries in the order of their slot ranges (node 0 has the lowest slots), then their replicas. */
     public List<RedisServer> nodes() {
         return nodes;
     }
@@ -76,9 +86,9 @@ public final class RedisCluster implements AutoCloseable {
         return nodes.get(i);
     }
 
-    /** The {@code redis://127.0.0.1:<port>} of every node, as seeds for a cluster client. */
+    /** The {@code redis://127.0.0.1:<port>} of every node started as a primary, as seeds for a cluster client. */
     public List<String> seedUris() {
-        return nodes.stream().map(RedisServer::uri).toList();
+        return primaries.stream().map(RedisServer::uri).toList();
     }
 
     /** The seeds as one comma-separated value, as {@code redis.cluster.urls} takes them. */
@@ -105,8 +115,9 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     /**
-     * Waits until every node runs, reports {@code cluster_state:ok}, knows all nodes and sees the same slot map
-     * covering all slots.
+     * Waits until every running node reports {@code cluster_state:ok}, knows all nodes, sees the same slot map
+     * covering all slots with running primaries, and every running replica's link to its primary is up. A node
+     * the test killed is skipped: a replica must have taken over its slots (or it must be started again).
      *
      * @throws IllegalStateException with the last state seen when that does not happen within {@code timeout}
      */
@@ -127,10 +138,16 @@ public final class RedisCluster implements AutoCloseable {
         }
     }
 
-    /** Deletes every key and every function library on every node. */
+    /** Deletes every key and every function library on every running primary (replicas follow). */
     public void flushAll() {
         for (RedisServer node : nodes) {
+            if (!node.isRunning()) {
+                continue;
+            }
             withProbe(node, probe -> {
+                if (!((String) probe.call("INFO", "replication")).contains("role:master")) {
+                    return null;
+                }
                 probe.call("FLUSHALL");
                 probe.call("FUNCTION", "FLUSH");
                 return null;
@@ -150,7 +167,7 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     private void form() {
-        int n = nodes.size();
+        int n = primaries.size();
         for (int i = 0; i < n; i++) {
             int start = i * SLOTS / n;
             int end = (i + 1) * SLOTS / n - 1;
@@ -158,11 +175,27 @@ public final class RedisCluster implements AutoCloseable {
                     Integer.toString(start), Integer.toString(end)));
         }
         RedisServer first = nodes.get(0);
-        for (int i = 1; i < n; i++) {
+        for (int i = 1; i < nodes.size(); i++) {
             RedisServer other = nodes.get(i);
             String busPort = withProbe(other, probe -> String.valueOf(configGet(probe, "cluster-port")));
             withProbe(first, probe -> probe.call("CLUSTER", "MEET", other.host(), Integer.toString(other.port()),
                     busPort));
+        }
+        for (int i = n; i < nodes.size(); i++) {
+            String primaryId = withProbe(nodes.get(i - n), probe -> (String) probe.call("CLUSTER", "MYID"));
+            RedisServer replica = nodes.get(i);
+            awaitKnown(replica, primaryId);
+            withProbe(replica, probe -> probe.call("CLUSTER", "REPLICATE", primaryId));
+        }
+    }
+
+    private static void awaitKnown(RedisServer node, String nodeId) {
+        long deadline = System.nanoTime() + FORM_TIMEOUT.toNanos();
+        while (!withProbe(node, probe -> (String) probe.call("CLUSTER", "NODES")).contains(nodeId)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(node + " did not learn of node " + nodeId + " within " + FORM_TIMEOUT);
+            }
+            pause();
         }
     }
 
@@ -170,9 +203,13 @@ public final class RedisCluster implements AutoCloseable {
         List<SlotRange> reference = null;
         for (RedisServer node : nodes) {
             if (!node.isRunning()) {
-                return Optional.of(node + " is not running");
+                continue; // killed by the test: the others must cover its slots (a replica took over)
             }
             try (RespProbe probe = node.probe()) {
+                String replication = (String) probe.call("INFO", "replication");
+                if (replication.contains("role:slave") && !replication.contains("master_link_status:up")) {
+                    return Optional.of(node + " is a replica whose link to its primary is not up");
+                }
                 String info = (String) probe.call("CLUSTER", "INFO");
                 if (!info.contains("cluster_state:ok")) {
                     return Optional.of(node + " reports " + firstLine(info));
@@ -181,6 +218,11 @@ public final class RedisCluster implements AutoCloseable {
                     return Optional.of(node + " does not know all " + nodes.size() + " nodes yet");
                 }
                 List<SlotRange> map = slotMap(probe);
+                Optional<SlotRange> dead = map.stream().filter(r -> nodes.stream()
+                        .noneMatch(n -> n.isRunning() && n.port() == r.port())).findFirst();
+                if (dead.isPresent()) {
+                    return Optional.of(node + " still maps slots " + dead.get() + " to a stopped node");
+                }
                 if (map.stream().mapToInt(r -> r.end() - r.start() + 1).sum() != SLOTS) {
                     return Optional.of(node + " sees a slot map that does not cover all slots: " + map);
                 }

@@ -24,10 +24,10 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
             return; // nested class: the enclosing class's cluster serves it
         }
         Assumptions.assumeTrue(RedisServer.findBinary().isPresent(), () -> new RedisUnavailableException().getMessage());
-        int primaries = AnnotationSupport.findAnnotation(context.getRequiredTestClass(), RedisClusterTest.class)
-                .map(RedisClusterTest::primaries)
-                .orElse(3);
-        context.getStore(NAMESPACE).put(KEY, RedisCluster.start(primaries));
+        RedisClusterTest settings = AnnotationSupport.findAnnotation(context.getRequiredTestClass(),
+                RedisClusterTest.class).orElseThrow(() -> new IllegalStateException(
+                        "@RedisClusterTest missing on " + context.getRequiredTestClass()));
+        context.getStore(NAMESPACE).put(KEY, RedisCluster.start(settings.primaries(), settings.replicas()));
     }
 
     @Override

@@ -32,4 +32,7 @@ public @interface RedisClusterTest {
 
     /** The number of primaries (each takes an equal range of the slots). */
     int primaries() default 3;
+
+    /** True to give every primary one replica, which takes over when its primary is killed. */
+    boolean replicas() default false;
 }
