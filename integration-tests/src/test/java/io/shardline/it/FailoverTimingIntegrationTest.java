@@ -9,17 +9,12 @@ import io.shardline.testkit.redis.RedisTest;
 import io.shardline.testkit.redis.RespProbe;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -62,52 +57,33 @@ class FailoverTimingIntegrationTest {
     private static final long SLACK_MS = Long.getLong("shardline.it.slack.ms", 0);
     private static final Duration JOIN = Duration.ofSeconds(150);
 
-    private Path dir;
-    private final List<WorkerProcess> workers = new ArrayList<>();
-    private final Thread reaper = new Thread(() -> workers.forEach(WorkerProcess::close));
+    private ItFleet fleet;
 
     @AfterEach
     void stopAll() {
-        workers.forEach(w -> {
-            if (w.process.isAlive()) {
-                w.resume();
-            }
-            w.close();
-        });
-        Runtime.getRuntime().removeShutdownHook(reaper);
+        if (fleet != null) {
+            fleet.close();
+        }
     }
 
     @Test
     void leaderKillDeposedLeaderAndMemberKillMeetTheirTargets(RedisServer redis) throws Exception {
-        Runtime.getRuntime().addShutdownHook(reaper);
-        Path dist = Path.of(System.getProperty("shardline.dist.dir", "../dist/target/shardline-0.1.0-SNAPSHOT"));
-        assertThat(dist.resolve("bin/start-worker")).as("build the distribution first (mvn package)").exists();
-        String cluster = "ft-" + UUID.randomUUID().toString().substring(0, 8);
-        dir = Files.createDirectories(Path.of("target", "it-work", cluster)).toAbsolutePath();
-        System.out.println("Worker output in " + dir);
+        fleet = ItFleet.create("ft");
         List<Integer> ports = FreePorts.take(8);
-        Path listeners = Files.createDirectories(dir.resolve("listeners"));
-        Files.writeString(listeners.resolve("orders.properties"), String.join("\n",
-                "handler=logging-sink", "streams=orders:" + SHARDS, "group=orders", "concurrency=1",
-                "assignor=cooperative-sticky", "start.from=earliest", ""));
-        Map<String, String> common = new LinkedHashMap<>();
-        common.put("cluster.name", cluster);
-        common.put("cluster.members", "127.0.0.1:" + ports.get(0) + ",127.0.0.1:" + ports.get(1) + ",127.0.0.1:"
-                + ports.get(2) + ",127.0.0.1:" + ports.get(3));
+        fleet.listener("orders", "handler=logging-sink", "streams=orders:" + SHARDS, "group=orders", "concurrency=1",
+                "assignor=cooperative-sticky", "start.from=earliest");
+        Map<String, String> common = fleet.commonSettings(ports.subList(0, 4));
         common.put("cluster.failure.timeout.ms", Integer.toString(FAILURE_DETECTION_MS));
         common.put("redis.url", redis.uri());
         common.put("session.timeout.ms", Integer.toString(SESSION_MS));
         common.put("heartbeat.interval.ms", Integer.toString(HEARTBEAT_MS));
         common.put("rebalance.timeout.ms", Integer.toString(REBALANCE_MS));
-        common.put("plugin.path", dist.resolve("plugins").toString());
-        common.put("listeners.dir", listeners.toString());
-        common.put("log.dir", dir.resolve("logs").toString());
 
-        WorkerProcess w0 = start(dist, "w0", common, ports, 0);
+        WorkerProcess w0 = start("w0", common, ports, 0);
         w0.await("joined cluster", JOIN);
-        WorkerProcess w1 = start(dist, "w1", common, ports, 1);
+        WorkerProcess w1 = start("w1", common, ports, 1);
         assertThat(w1.await("joined cluster", JOIN)).contains("leader w0");
-        WorkerProcess w2 = start(dist, "w2", common, ports, 2);
+        WorkerProcess w2 = start("w2", common, ports, 2);
         assertThat(w2.await("joined cluster", JOIN)).contains("leader w0");
         awaitOwners(redis, o -> countBy(o, "w0") == 4 && countBy(o, "w1") == 4 && countBy(o, "w2") == 4,
                 Duration.ofSeconds(60), "balanced assignment 4/4/4", null);
@@ -153,7 +129,7 @@ class FailoverTimingIntegrationTest {
 
         // 3. Graceful stop of a non-leader: every shard it held is reported revoked before w2 starts it; exit 0
         //    within rebalance.timeout.ms.
-        WorkerProcess w3 = start(dist, "w3", common, ports, 3);
+        WorkerProcess w3 = start("w3", common, ports, 3);
         assertThat(w3.await("joined cluster", JOIN)).contains("leader w2");
         Map<Integer, Owner> withW3 = awaitOwners(redis, o -> countBy(o, "w2") == 6 && countBy(o, "w3") == 6,
                 Duration.ofSeconds(60), "6/6 with w3", history);
@@ -173,7 +149,7 @@ class FailoverTimingIntegrationTest {
 
         // 4. kill -9 of a worker hosting members (not the leader): owned by others within session + 1 s. It reuses
         //    w3's ports (w3 has exited).
-        WorkerProcess w4 = start(dist, "w4", common, ports, 3);
+        WorkerProcess w4 = start("w4", common, ports, 3);
         assertThat(w4.await("joined cluster", JOIN)).contains("leader w2");
         awaitOwners(redis, o -> countBy(o, "w2") == 6 && countBy(o, "w4") == 6, Duration.ofSeconds(60),
                 "6/6 with w4", history);
@@ -202,14 +178,8 @@ class FailoverTimingIntegrationTest {
         return last;
     }
 
-    private WorkerProcess start(Path dist, String id, Map<String, String> common, List<Integer> ports, int i)
-            throws IOException {
-        Map<String, String> settings = new LinkedHashMap<>(common);
-        settings.put("cluster.port", Integer.toString(ports.get(i)));
-        settings.put("rest.port", Integer.toString(ports.get(4 + i)));
-        WorkerProcess w = WorkerProcess.start(dist, dir, id, settings);
-        workers.add(w);
-        return w;
+    private WorkerProcess start(String id, Map<String, String> common, List<Integer> ports, int i) throws IOException {
+        return fleet.start(id, ItFleet.withPorts(common, ports.get(i), ports.get(4 + i)));
     }
 
     /**

@@ -8,16 +8,10 @@ import io.shardline.testkit.redis.RedisCluster;
 import io.shardline.testkit.redis.RedisClusterTest;
 import io.shardline.testkit.redis.RedisServer;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -46,51 +40,41 @@ class RedisClusterIntegrationTest {
     private static final Duration JOIN = Duration.ofSeconds(150);
     private static final Duration SETTLE = Duration.ofSeconds(60);
 
-    private final List<WorkerProcess> workers = new ArrayList<>();
-    private final Thread reaper = new Thread(() -> workers.forEach(WorkerProcess::close));
+    private ItFleet fleet;
 
     @AfterEach
     void stopAll() {
-        workers.forEach(WorkerProcess::close);
-        Runtime.getRuntime().removeShutdownHook(reaper);
+        if (fleet != null) {
+            fleet.close();
+        }
     }
 
     @Test
     void twoWorkersConsumeShardsSpreadOverThreeNodes(RedisCluster redis) throws Exception {
-        Runtime.getRuntime().addShutdownHook(reaper);
-        Path dist = Path.of(System.getProperty("shardline.dist.dir", "../dist/target/shardline-0.1.0-SNAPSHOT"));
-        assertThat(dist.resolve("bin/start-worker")).as("build the distribution first (mvn package)").exists();
         Set<Integer> nodes = IntStream.range(0, SHARDS)
                 .mapToObj(i -> redis.ownerOf(new ShardId("orders", i).key()).port())
                 .collect(Collectors.toSet());
         assertThat(nodes).as("the shards live on all three primaries").hasSize(3);
 
-        String cluster = "rc-" + UUID.randomUUID().toString().substring(0, 8);
-        Path dir = Files.createDirectories(Path.of("target", "it-work", cluster)).toAbsolutePath();
-        System.out.println("Worker output in " + dir + "; Redis Cluster " + redis.seedUris());
+        fleet = ItFleet.create("rc");
+        String cluster = fleet.cluster;
+        System.out.println("Redis Cluster " + redis.seedUris());
         List<Integer> ports = FreePorts.take(4);
-        Path listeners = Files.createDirectories(dir.resolve("listeners"));
-        Files.writeString(listeners.resolve("orders.properties"), String.join("\n",
-                "handler=logging-sink", "handler.config.log.every=1000", "streams=orders:" + SHARDS, "group=orders",
-                "concurrency=1", "assignor=cooperative-sticky", "start.from=earliest", ""));
-        Map<String, String> common = new LinkedHashMap<>();
-        common.put("cluster.name", cluster);
-        common.put("cluster.members", "127.0.0.1:" + ports.get(0) + ",127.0.0.1:" + ports.get(1));
+        fleet.listener("orders", "handler=logging-sink", "handler.config.log.every=1000", "streams=orders:" + SHARDS,
+                "group=orders", "concurrency=1", "assignor=cooperative-sticky", "start.from=earliest");
+        Map<String, String> common = fleet.commonSettings(ports.subList(0, 2));
         common.put("cluster.failure.timeout.ms", "3000");
         common.put("redis.cluster.urls", redis.seedUriList());
         common.put("session.timeout.ms", "4000");
         common.put("heartbeat.interval.ms", "500");
-        common.put("plugin.path", dist.resolve("plugins").toString());
-        common.put("listeners.dir", listeners.toString());
-        common.put("log.dir", dir.resolve("logs").toString());
         common.put("rest.auth.token", TOKEN);
         RedisNodes nodesByKey = RedisNodes.of(redis);
         ClusterProbe probe = new ClusterProbe(nodesByKey);
 
         StreamProducer.produce(nodesByKey, "orders", SHARDS, PER_SHARD);
-        WorkerProcess w0 = start(dist, dir, "w0", common, ports.get(0), ports.get(2));
+        WorkerProcess w0 = fleet.start("w0", ItFleet.withPorts(common, ports.get(0), ports.get(2)));
         w0.await("joined cluster", JOIN);
-        WorkerProcess w1 = start(dist, dir, "w1", common, ports.get(1), ports.get(3));
+        WorkerProcess w1 = fleet.start("w1", ItFleet.withPorts(common, ports.get(1), ports.get(3)));
         assertThat(w1.await("joined cluster", JOIN)).contains("2 worker(s)");
         probe.awaitOwners("orders", SHARDS, o -> o.values().stream().map(ClusterProbe::workerOf)
                 .collect(Collectors.toSet()).equals(Set.of("w0", "w1")), SETTLE, "orders split over w0 and w1");
@@ -104,7 +88,7 @@ class RedisClusterIntegrationTest {
         }
         // The leader never saw a "restarted" Redis (the run ids of the primaries), so it never re-fenced; no
         // command waited for a pooled connection until it timed out.
-        for (WorkerProcess w : workers) {
+        for (WorkerProcess w : fleet.workers()) {
             assertThat(w.find("Redis restarted")).as("Redis restart seen by %s", w.workerId).isEmpty();
             assertThat(w.find("re-fencing")).as("re-fencing on %s", w.workerId).isEmpty();
             assertThat(w.find("did not complete within")).as("Redis command timeout on %s", w.workerId).isEmpty();
@@ -120,7 +104,7 @@ class RedisClusterIntegrationTest {
         restarted.startAgain();
         redis.awaitHealthy(SETTLE);
         probe.awaitOwners("orders", SHARDS, o -> true, SETTLE, "every shard's owner key back after the restart");
-        assertThat(workers.stream().anyMatch(w -> w.find("Redis restarted").isPresent()))
+        assertThat(fleet.workers().stream().anyMatch(w -> w.find("Redis restarted").isPresent()))
                 .as("a new Redis identity seen").isTrue();
         StreamProducer.produce(nodesByKey, "orders", SHARDS, PER_SHARD);
         probe.awaitDrained("orders", "orders", SHARDS, SETTLE);
@@ -129,15 +113,5 @@ class RedisClusterIntegrationTest {
         w0.terminate();
         assertThat(w1.waitExit(Duration.ofSeconds(30))).as("w1 exit\n%s", w1.tail()).isZero();
         assertThat(w0.waitExit(Duration.ofSeconds(30))).as("w0 exit\n%s", w0.tail()).isZero();
-    }
-
-    private WorkerProcess start(Path dist, Path dir, String id, Map<String, String> common, int clusterPort,
-                                int restPort) throws IOException {
-        Map<String, String> settings = new LinkedHashMap<>(common);
-        settings.put("cluster.port", Integer.toString(clusterPort));
-        settings.put("rest.port", Integer.toString(restPort));
-        WorkerProcess w = WorkerProcess.start(dist, dir, id, settings);
-        workers.add(w);
-        return w;
     }
 }

@@ -7,17 +7,11 @@ import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -54,8 +48,7 @@ class RestClusterIntegrationTest {
             "[a-zA-Z_:][a-zA-Z0-9_:]*(\\{([a-zA-Z_][a-zA-Z0-9_]*=\"([^\"\\\\]|\\\\.)*\",?)*\\})? -?[0-9.eE+-]+|"
                     + "[a-zA-Z_:][a-zA-Z0-9_:]*(\\{.*\\})? (NaN|\\+Inf|-Inf)");
 
-    private final List<WorkerProcess> workers = new ArrayList<>();
-    private final Thread reaper = new Thread(() -> workers.forEach(WorkerProcess::close));
+    private ItFleet fleet;
     private StreamProducer producer;
 
     @AfterEach
@@ -63,44 +56,33 @@ class RestClusterIntegrationTest {
         if (producer != null) {
             producer.close();
         }
-        workers.forEach(WorkerProcess::close);
-        Runtime.getRuntime().removeShutdownHook(reaper);
+        if (fleet != null) {
+            fleet.close();
+        }
     }
 
     @Test
     void controlPlaneActsClusterWide(RedisServer redis) throws Exception {
-        Runtime.getRuntime().addShutdownHook(reaper);
-        Path dist = Path.of(System.getProperty("shardline.dist.dir", "../dist/target/shardline-0.1.0-SNAPSHOT"));
-        assertThat(dist.resolve("bin/start-worker")).as("build the distribution first (mvn package)").exists();
-        String cluster = "rest-" + UUID.randomUUID().toString().substring(0, 8);
-        Path dir = Files.createDirectories(Path.of("target", "it-work", cluster)).toAbsolutePath();
-        System.out.println("Worker output in " + dir);
+        fleet = ItFleet.create("rest");
         List<Integer> ports = FreePorts.take(4);
-        Path listeners = Files.createDirectories(dir.resolve("listeners"));
-        Files.writeString(listeners.resolve("orders.properties"), String.join("\n",
-                "handler=logging-sink", "handler.config.log.every=1000", "streams=orders:" + SHARDS, "group=orders",
-                "concurrency=1", "assignor=cooperative-sticky", "start.from=earliest", ""));
-        Map<String, String> common = new LinkedHashMap<>();
-        common.put("cluster.name", cluster);
-        common.put("cluster.members", "127.0.0.1:" + ports.get(0) + ",127.0.0.1:" + ports.get(1));
+        fleet.listener("orders", "handler=logging-sink", "handler.config.log.every=1000", "streams=orders:" + SHARDS,
+                "group=orders", "concurrency=1", "assignor=cooperative-sticky", "start.from=earliest");
+        Map<String, String> common = fleet.commonSettings(ports.subList(0, 2));
         common.put("cluster.failure.timeout.ms", "3000");
         common.put("redis.url", redis.uri());
         common.put("session.timeout.ms", "4000");
         common.put("heartbeat.interval.ms", Integer.toString(HEARTBEAT_MS));
-        common.put("plugin.path", dist.resolve("plugins").toString());
-        common.put("listeners.dir", listeners.toString());
-        common.put("log.dir", dir.resolve("logs").toString());
         common.put("rest.auth.token", TOKEN);
-        Map<String, String> w0Settings = settings(common, ports.get(0), ports.get(2));
-        Map<String, String> w1Settings = settings(common, ports.get(1), ports.get(3));
+        Map<String, String> w0Settings = ItFleet.withPorts(common, ports.get(0), ports.get(2));
+        Map<String, String> w1Settings = ItFleet.withPorts(common, ports.get(1), ports.get(3));
         RestClient a = new RestClient(ports.get(2), TOKEN);
         RestClient b = new RestClient(ports.get(3), TOKEN);
         ClusterProbe probe = new ClusterProbe(redis);
 
         // Two workers, w0 first (the oldest, so the leader); the file listener's shards split 2/2.
-        WorkerProcess w0 = start(dist, dir, "w0", w0Settings);
+        WorkerProcess w0 = fleet.start("w0", w0Settings);
         w0.await("joined cluster", JOIN);
-        WorkerProcess w1 = start(dist, dir, "w1", w1Settings);
+        WorkerProcess w1 = fleet.start("w1", w1Settings);
         assertThat(w1.await("joined cluster", JOIN)).contains("leader w0");
         probe.awaitOwners("orders", SHARDS, o -> o.values().stream().map(ClusterProbe::workerOf)
                 .collect(Collectors.toSet()).equals(Set.of("w0", "w1")), SETTLE, "orders split over w0 and w1");
@@ -221,9 +203,9 @@ class RestClusterIntegrationTest {
         w0.terminate();
         assertThat(w1.waitExit(Duration.ofSeconds(30))).as("w1 exit\n%s", w1.tail()).isZero();
         assertThat(w0.waitExit(Duration.ofSeconds(30))).as("w0 exit\n%s", w0.tail()).isZero();
-        w0 = start(dist, dir, "w0-again", w0Settings, "w0");
+        w0 = fleet.start("w0-again", "w0", w0Settings);
         w0.await("joined cluster", JOIN);
-        w1 = start(dist, dir, "w1-again", w1Settings, "w1");
+        w1 = fleet.start("w1-again", "w1", w1Settings);
         w1.await("joined cluster", JOIN);
         probe.awaitOwners("orders", SHARDS, o -> o.entrySet().stream().allMatch(e ->
                 e.getValue().epoch() > ownersBefore.get(e.getKey()).epoch()), SETTLE, "orders owned again after restart");
@@ -296,24 +278,5 @@ class RestClusterIntegrationTest {
             WorkerProcess.pause(500);
         }
         throw new AssertionError("/metrics lacks families " + missing + ":\n" + text);
-    }
-
-    private WorkerProcess start(Path dist, Path dir, String id, Map<String, String> settings) throws IOException {
-        return start(dist, dir, id, settings, id);
-    }
-
-    /** Starts worker {@code workerId}; {@code fileId} names its config and output files (a restart gets new ones). */
-    private WorkerProcess start(Path dist, Path dir, String fileId, Map<String, String> settings, String workerId)
-            throws IOException {
-        WorkerProcess w = WorkerProcess.start(dist, dir, fileId, workerId, settings);
-        workers.add(w);
-        return w;
-    }
-
-    private static Map<String, String> settings(Map<String, String> common, int clusterPort, int restPort) {
-        Map<String, String> s = new LinkedHashMap<>(common);
-        s.put("cluster.port", Integer.toString(clusterPort));
-        s.put("rest.port", Integer.toString(restPort));
-        return s;
     }
 }

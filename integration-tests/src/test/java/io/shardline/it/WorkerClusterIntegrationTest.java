@@ -16,17 +16,12 @@ import io.shardline.testkit.redis.RedisTest;
 import io.shardline.testkit.redis.RespProbe;
 import io.vertx.core.Vertx;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
@@ -53,53 +48,38 @@ class WorkerClusterIntegrationTest {
     private static final int HEARTBEAT_MS = 500;
     private static final Duration JOIN = Duration.ofSeconds(150);
 
-    /** Worker configs, console output and logs; kept under target/ so a failure can be read afterwards. */
-    private Path dir;
-
-    private final List<WorkerProcess> workers = new ArrayList<>();
-    private final Thread reaper = new Thread(() -> workers.forEach(WorkerProcess::close));
+    private ItFleet fleet;
 
     @AfterEach
     void stopAll() {
-        workers.forEach(WorkerProcess::close);
-        Runtime.getRuntime().removeShutdownHook(reaper);
+        if (fleet != null) {
+            fleet.close();
+        }
     }
 
     @Test
     void electFailOverAndStopGracefully(RedisServer redis) throws Exception {
-        Runtime.getRuntime().addShutdownHook(reaper);
-        Path dist = Path.of(System.getProperty("shardline.dist.dir", "../dist/target/shardline-0.1.0-SNAPSHOT"));
-        assertThat(dist.resolve("bin/start-worker")).as("build the distribution first (mvn package)").exists();
-        String cluster = "it-" + UUID.randomUUID().toString().substring(0, 8);
-        dir = Files.createDirectories(Path.of("target", "it-work", cluster)).toAbsolutePath();
-        System.out.println("Worker output in " + dir);
+        fleet = ItFleet.create("it");
+        String cluster = fleet.cluster;
         List<Integer> ports = FreePorts.take(8);
-        Path listeners = Files.createDirectories(dir.resolve("listeners"));
-        Files.writeString(listeners.resolve("orders.properties"), String.join("\n",
-                "handler=logging-sink", "streams=orders:" + SHARDS, "group=orders", "concurrency=1",
-                "assignor=cooperative-sticky", "start.from=earliest", ""));
-        Map<String, String> common = new LinkedHashMap<>();
-        common.put("cluster.name", cluster);
-        common.put("cluster.members", "127.0.0.1:" + ports.get(0) + ",127.0.0.1:" + ports.get(1) + ",127.0.0.1:"
-                + ports.get(2) + ",127.0.0.1:" + ports.get(3));
+        fleet.listener("orders", "handler=logging-sink", "streams=orders:" + SHARDS, "group=orders", "concurrency=1",
+                "assignor=cooperative-sticky", "start.from=earliest");
+        Map<String, String> common = fleet.commonSettings(ports.subList(0, 4));
         common.put("cluster.failure.timeout.ms", "3000");
         common.put("redis.url", redis.uri());
         common.put("session.timeout.ms", Integer.toString(SESSION_MS));
         common.put("heartbeat.interval.ms", Integer.toString(HEARTBEAT_MS));
         common.put("rebalance.timeout.ms", "15000");
-        common.put("plugin.path", dist.resolve("plugins").toString());
-        common.put("listeners.dir", listeners.toString());
-        common.put("log.dir", dir.resolve("logs").toString());
 
         // 1. Three workers form a cluster and elect one leader (w0 starts first, so it is the oldest).
-        WorkerProcess w0 = start(dist, "w0", common, ports, 0);
+        WorkerProcess w0 = start("w0", common, ports, 0);
         String joined0 = w0.await("joined cluster", JOIN);
         System.out.println("FIGURE worker_joined_line_ms=" + joinedMs(joined0) + " (" + joined0 + ")");
         // One at a time: simultaneous TCP/IP joins on an overloaded machine can form two clusters for a few
         // seconds (Hazelcast merges them; Redis fencing keeps it safe), which would make the test ambiguous.
-        WorkerProcess w1 = start(dist, "w1", common, ports, 1);
+        WorkerProcess w1 = start("w1", common, ports, 1);
         assertThat(w1.await("joined cluster", JOIN)).contains("leader w0");
-        WorkerProcess w2 = start(dist, "w2", common, ports, 2);
+        WorkerProcess w2 = start("w2", common, ports, 2);
         assertThat(w2.await("joined cluster", JOIN)).contains("leader w0");
         w0.await("Coordinator on w0: CLAIMING -> LEADER", JOIN);
         Map<Integer, Owner> balanced = awaitOwners(redis, o -> countBy(o, "w0") == 4 && countBy(o, "w1") == 4
@@ -150,7 +130,7 @@ class WorkerClusterIntegrationTest {
                 .isGreaterThanOrEqualTo(SESSION_MS - HEARTBEAT_MS);
 
         // 5. Graceful stop: revoke-before-assign, exit 0 within rebalance.timeout.ms.
-        WorkerProcess w3 = start(dist, "w3", common, ports, 3);
+        WorkerProcess w3 = start("w3", common, ports, 3);
         w3.await("joined cluster", JOIN);
         awaitOwners(redis, o -> countBy(o, "w3") == 6, Duration.ofSeconds(60), "w3 owns 6 shards");
         Map<Integer, Owner> withW3 = owners(redis);
@@ -183,14 +163,8 @@ class WorkerClusterIntegrationTest {
         throw new AssertionError("no new leader within " + timeout + ":\n" + candidates.get(0).tail());
     }
 
-    private WorkerProcess start(Path dist, String id, Map<String, String> common, List<Integer> ports, int i)
-            throws IOException {
-        Map<String, String> settings = new LinkedHashMap<>(common);
-        settings.put("cluster.port", Integer.toString(ports.get(i)));
-        settings.put("rest.port", Integer.toString(ports.get(4 + i)));
-        WorkerProcess w = WorkerProcess.start(dist, dir, id, settings);
-        workers.add(w);
-        return w;
+    private WorkerProcess start(String id, Map<String, String> common, List<Integer> ports, int i) throws IOException {
+        return fleet.start(id, ItFleet.withPorts(common, ports.get(i), ports.get(4 + i)));
     }
 
     private static long joinedMs(String line) {
