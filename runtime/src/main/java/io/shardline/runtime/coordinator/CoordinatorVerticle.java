@@ -11,14 +11,12 @@ import io.shardline.coordinator.protocol.HeartbeatResponse;
 import io.shardline.coordinator.protocol.LeaveResponse;
 import io.shardline.coordinator.record.ChangeReason;
 import io.shardline.coordinator.record.CoordinatorRecord;
-import io.shardline.coordinator.record.ShardOwnerRecord;
 import io.shardline.runtime.cluster.ClusterMember;
 import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.shard.ShardCommands;
 import io.shardline.runtime.store.GroupLogState;
 import io.shardline.runtime.store.RecordCodec;
-import io.shardline.runtime.store.RedisGroupLog;
 import io.shardline.runtime.store.StoreFencedException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -27,10 +25,8 @@ import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -69,13 +65,12 @@ public final class CoordinatorVerticle extends VerticleBase {
     public enum Role { FOLLOWER, CLAIMING, LEADER, DEPOSED, RESIGNED }
 
     private static final Logger LOG = LoggerFactory.getLogger(CoordinatorVerticle.class);
-    private static final int MAX_RECORDS_BEFORE_COMPACTION = 2_000;
     private static final int AUDIT_EVENTS_PER_GROUP = 1_000;
 
     private final String clusterName;
     private final String workerId;
     private final RedisClient redis;
-    private final RedisGroupLog log;
+    private final LeaderLog leaderLog;
     private final RecordCodec codec;
     private final ShardCommands shards;
     private final Function<String, Assignor> assignors;
@@ -91,10 +86,6 @@ public final class CoordinatorVerticle extends VerticleBase {
     private Role role = Role.FOLLOWER;
     private LeaderView view;
     private GroupCoordinator coordinator;
-    private long leaderEpoch;
-    private long revision;
-    private String fencedRunId;
-    private int logRecords;
     private int term;
     private Future<?> queue = Future.succeededFuture();
     private final AuditTrail audit = new AuditTrail(AUDIT_EVENTS_PER_GROUP);
@@ -125,7 +116,7 @@ public final class CoordinatorVerticle extends VerticleBase {
         this.clusterName = s.clusterName();
         this.workerId = s.workerId();
         this.redis = s.redis();
-        this.log = s.log();
+        this.leaderLog = new LeaderLog(s.redis(), s.log(), s.codec(), s.shards());
         this.codec = s.codec();
         this.shards = s.shards();
         this.assignors = s.assignors();
@@ -166,7 +157,7 @@ public final class CoordinatorVerticle extends VerticleBase {
     /** The leader epoch held (0 when not leader), read on the context. */
     public Future<Long> leaderEpoch() {
         Promise<Long> p = Promise.promise();
-        context.runOnContext(v -> p.complete(role == Role.LEADER ? leaderEpoch : 0L));
+        context.runOnContext(v -> p.complete(role == Role.LEADER ? leaderLog.leaderEpoch() : 0L));
         return p.future();
     }
 
@@ -194,7 +185,8 @@ public final class CoordinatorVerticle extends VerticleBase {
                 coordinator.group(group).ifPresent(g -> toRedirect.addAll(g.members().keySet()));
             }
             long started = clockMs.getAsLong();
-            LOG.info("Coordinator on {}: handing leadership (epoch {}) over to {}", workerId, leaderEpoch, successor);
+            LOG.info("Coordinator on {}: handing leadership (epoch {}) over to {}", workerId, leaderLog.leaderEpoch(),
+                    successor);
             Promise<Void> answered = Promise.promise();
             handOverAnswer = answered;
             vertx.eventBus().<JsonObject>request(CoordinatorWire.address(clusterName, successor),
@@ -252,7 +244,7 @@ public final class CoordinatorVerticle extends VerticleBase {
             return Future.succeededFuture();
         }
         if (role == Role.LEADER) {
-            message.reply(new JsonObject().put("leaderEpoch", leaderEpoch));
+            message.reply(new JsonObject().put("leaderEpoch", leaderLog.leaderEpoch()));
             return Future.succeededFuture();
         }
         handedOverBy = from;
@@ -262,7 +254,7 @@ public final class CoordinatorVerticle extends VerticleBase {
         // Prepare while the old leader still answers: load and replay the log once (warming up the code this worker
         // may never have run), so that the window between the claim (which fences the old leader) and answering as
         // leader is one claim and one warm replay.
-        return log.load().compose(state -> replay(state, false).map(warm -> {
+        return leaderLog.load().compose(state -> replay(state, false).map(warm -> {
             LOG.info("Coordinator on {}: prepared to take over from {}: replayed {} records in {} ms", workerId, from,
                     state.records().size(), clockMs.getAsLong() - started);
             return (Void) null;
@@ -271,7 +263,7 @@ public final class CoordinatorVerticle extends VerticleBase {
             return Future.succeededFuture();
         }).compose(v -> attemptClaim(myTerm, 0)).onComplete(ar -> {
             if (role == Role.LEADER) {
-                message.reply(new JsonObject().put("leaderEpoch", leaderEpoch));
+                message.reply(new JsonObject().put("leaderEpoch", leaderLog.leaderEpoch()));
             } else {
                 message.fail(ErrorCode.NOT_COORDINATOR.code(), "worker " + workerId + " could not claim yet (role "
                         + role + "); it keeps trying");
@@ -308,25 +300,15 @@ public final class CoordinatorVerticle extends VerticleBase {
             return Future.succeededFuture();
         }
         long started = clockMs.getAsLong();
-        return redis.refreshServerInfo()
-                .compose(info -> log.load().compose(seen -> log.claim(workerId, seen.leaderEpoch()))
-                        .compose(claim -> {
-                            if (!claim.won()) {
-                                throw new IllegalStateException("leader epoch moved to " + claim.state().leaderEpoch()
-                                        + " (taken by " + claim.state().holder() + ") while claiming");
-                            }
-                            long claimedAt = clockMs.getAsLong();
-                            long lastWriteAgoMs = claim.lastWrite()
-                                    .filter(w -> !w.runId().isEmpty() && w.runId().equals(info.runId()))
-                                    .map(RedisGroupLog.LastWrite::agoMs).orElse(-1L);
-                            return replay(claim.state(), true).compose(fresh ->
-                                    (lastWriteAgoMs < 0 ? restoreOwnerKeys(fresh) : Future.<Void>succeededFuture())
-                                            .map(v -> {
-                                                becomeLeader(myTerm, fresh, claim.state(), info.runId(), started,
-                                                        claimedAt, lastWriteAgoMs);
-                                                return (Void) null;
-                                            }));
-                        }))
+        return leaderLog.claim(workerId)
+                .compose(claimed -> {
+                    long claimedAt = clockMs.getAsLong();
+                    return replay(claimed.state(), true).compose(fresh -> (claimed.lastWriteAgoMs() < 0
+                            ? leaderLog.restoreOwnerKeys(fresh) : Future.<Void>succeededFuture()).map(v -> {
+                                becomeLeader(myTerm, fresh, claimed, started, claimedAt);
+                                return (Void) null;
+                            }));
+                })
                 .recover(e -> {
                     LOG.warn("Claiming the leader epoch failed (attempt {}): {}", attempt + 1, e.getMessage());
                     Promise<Void> retry = Promise.promise();
@@ -354,60 +336,32 @@ public final class CoordinatorVerticle extends VerticleBase {
     }
 
     /**
-     * Writes the owner key of every owned shard again, as the replayed state has it, when Redis may have lost writes
-     * since the last one (its identity changed, or none is recorded): on a Redis Cluster a primary holding shards
-     * can restart empty, or fail over to a replica that missed the last writes, while the group log's node keeps
-     * the log, so its owner keys would otherwise stay missing (members wait on {@code NOOWNER} for good). Writing
-     * the same owner and epoch again is a no-op; a key that already holds a higher epoch is left alone (logged).
+     * Serves as leader with the replayed coordinator. Members whose lease the predecessor renewed keep only what
+     * can remain of it (GroupCoordinator#inheritedLeaseMs, from {@link LeaderLog.Claimed#lastWriteAgoMs}), so the
+     * members of a killed leader's worker expire about one session timeout after their last answer, not after the
+     * claim; with the last write unknown, a whole session timeout from now.
      */
-    private Future<Void> restoreOwnerKeys(GroupCoordinator fresh) {
-        List<Future<Boolean>> writes = new ArrayList<>();
-        for (CoordinatorRecord r : fresh.snapshot()) {
-            if (r instanceof ShardOwnerRecord owner) {
-                writes.add(shards.setOwner(owner.shard(), owner.groupId(), owner.memberId(), owner.ownerEpoch())
-                        .recover(e -> {
-                            if (!String.valueOf(e.getMessage()).startsWith("STALE_EPOCH")) {
-                                return Future.failedFuture(e);
-                            }
-                            LOG.warn("Owner key of {} for group {} holds a newer epoch than the group log ({}); "
-                                    + "left as it is", owner.shard(), owner.groupId(), e.getMessage());
-                            return Future.succeededFuture(false);
-                        }));
-            }
-        }
-        return Future.all(writes).mapEmpty();
-    }
-
-    /**
-     * Serves as leader with the replayed coordinator. {@code lastWriteAgoMs} is how long before the claim the
-     * previous leader's last write was accepted (Redis clock), or -1 when unknown (none recorded, or recorded
-     * under another Redis run id: a restarted server may have lost later writes): members whose lease the
-     * predecessor renewed keep only what can remain of it (GroupCoordinator#inheritedLeaseMs), so the members of
-     * a killed leader's worker expire about one session timeout after their last answer, not after the claim.
-     */
-    private void becomeLeader(int myTerm, GroupCoordinator fresh, GroupLogState state, String runId, long startedMs,
-                              long claimedAt, long lastWriteAgoMs) {
+    private void becomeLeader(int myTerm, GroupCoordinator fresh, LeaderLog.Claimed claimed, long startedMs,
+                              long claimedAt) {
         if (myTerm != term || role != Role.CLAIMING) {
             LOG.info("Coordinator on {}: took leader epoch {} but stopped claiming meanwhile (role {}); not leading",
-                    workerId, state.leaderEpoch(), role);
+                    workerId, claimed.state().leaderEpoch(), role);
             return;
         }
+        long lastWriteAgoMs = claimed.lastWriteAgoMs();
         long now = clockMs.getAsLong();
         long quietMs = lastWriteAgoMs < 0 ? 0 : lastWriteAgoMs + (now - claimedAt);
         fresh.activate(now, quietMs);
         coordinator = fresh;
-        leaderEpoch = state.leaderEpoch();
-        revision = state.revision();
-        fencedRunId = runId;
-        logRecords = state.records().size();
+        leaderLog.lead(claimed);
         leaderSinceMs = now;
         served = false;
-        transitionTo(Role.LEADER, "took leader epoch " + leaderEpoch + " at revision " + revision + ", replayed "
-                + logRecords + " records, groups " + fresh.groupIds() + " in " + (now - startedMs) + " ms (replay "
-                + (now - claimedAt) + " ms); the last write was " + (lastWriteAgoMs < 0 ? "unknown"
+        transitionTo(Role.LEADER, "took leader epoch " + leaderLog.leaderEpoch() + " at revision "
+                + leaderLog.revision() + ", replayed " + leaderLog.records() + " records, groups " + fresh.groupIds()
+                + " in " + (now - startedMs) + " ms (replay " + (now - claimedAt) + " ms); the last write was " + (lastWriteAgoMs < 0 ? "unknown"
                 : quietMs + " ms ago") + ", so inherited leases run at most "
                 + inheritedLeaseMs(fresh, quietMs) + " more");
-        hostMetrics.leadership(leaderEpoch);
+        hostMetrics.leadership(leaderLog.leaderEpoch());
         observeGroups();
     }
 
@@ -495,7 +449,7 @@ public final class CoordinatorVerticle extends VerticleBase {
                     served = true;
                     // Operators (and the failover tests) read "serving again" from this line.
                     LOG.info("Coordinator on {}: first answer as leader (leader epoch {}), {} ms after taking the epoch",
-                            workerId, leaderEpoch, clockMs.getAsLong() - leaderSinceMs);
+                            workerId, leaderLog.leaderEpoch(), clockMs.getAsLong() - leaderSinceMs);
                 }
             } else {
                 replyNotCoordinator(message, op, body);
@@ -511,9 +465,9 @@ public final class CoordinatorVerticle extends VerticleBase {
             if (role != Role.LEADER) {
                 return Future.succeededFuture();
             }
-            if (!info.runId().equals(fencedRunId)) {
-                discardAndReclaim(new IllegalStateException("Redis restarted (run_id " + fencedRunId + " -> "
-                        + info.runId() + "); re-fencing before writing again"));
+            if (leaderLog.identityChanged(info)) {
+                discardAndReclaim(new IllegalStateException("Redis restarted (run_id " + leaderLog.fencedRunId()
+                        + " -> " + info.runId() + "); re-fencing before writing again"));
                 return Future.succeededFuture();
             }
             CoordinatorResult<Void> result = coordinator.tick(clockMs.getAsLong());
@@ -526,46 +480,16 @@ public final class CoordinatorVerticle extends VerticleBase {
         }).otherwiseEmpty().mapEmpty();
     }
 
-    /**
-     * Appends the records under the guards (an empty append only checks them), then writes owner keys. When the
-     * log would exceed {@value #MAX_RECORDS_BEFORE_COMPACTION} records it is replaced by a snapshot instead; the
-     * snapshot is taken here, synchronously, when every decision taken so far is in {@code records} (the caller
-     * cut the batch just now), so it holds exactly the log plus these records.
-     */
+    /** The guarded write of a group commit ({@link LeaderLog#write}); a refused or failed one discards this term. */
     private Future<Void> write(List<CoordinatorRecord> records) {
-        if (!Objects.equals(redis.serverInfo().runId(), fencedRunId)) {
+        if (leaderLog.identityChanged(redis.serverInfo())) {
             IllegalStateException e = new IllegalStateException("Redis run_id changed; re-fencing");
             discardAndReclaim(e);
             return Future.failedFuture(e);
         }
         int myTerm = term;
-        Future<Long> guarded;
-        int logged;
-        if (logRecords + records.size() > MAX_RECORDS_BEFORE_COMPACTION) {
-            List<CoordinatorRecord> snapshot = coordinator.snapshot();
-            int before = logRecords + records.size();
-            logged = snapshot.size();
-            guarded = log.compact(leaderEpoch, revision, fencedRunId, codec.encodeAll(snapshot)).onSuccess(rev ->
-                    LOG.info("Compacted group metadata: {} records -> {} (revision {})", before, logged, rev));
-        } else {
-            logged = logRecords + records.size();
-            guarded = log.append(leaderEpoch, revision, fencedRunId, codec.encodeAll(records));
-        }
-        return guarded
-                .compose(rev -> {
-                    if (myTerm == term) {
-                        // A later term (re-claimed while this write was in flight) loaded its own revision.
-                        revision = rev;
-                        logRecords = logged;
-                    }
-                    List<Future<Boolean>> owners = new ArrayList<>();
-                    for (CoordinatorRecord r : records) {
-                        if (r instanceof ShardOwnerRecord owner) {
-                            owners.add(shards.setOwner(owner.shard(), owner.groupId(), owner.memberId(), owner.ownerEpoch()));
-                        }
-                    }
-                    return Future.all(owners).<Void>mapEmpty();
-                })
+        GroupCoordinator current = coordinator;
+        return leaderLog.write(records, () -> current.snapshot(), () -> myTerm == term)
                 .onFailure(e -> {
                     if (myTerm == term && role == Role.LEADER) {
                         discardAndReclaim(e);
@@ -632,7 +556,8 @@ public final class CoordinatorVerticle extends VerticleBase {
 
     private void transitionTo(Role next, String reason) {
         if (next != role) {
-            LOG.info("Coordinator on {}: {} -> {} (leader epoch {}): {}", workerId, role, next, leaderEpoch, reason);
+            LOG.info("Coordinator on {}: {} -> {} (leader epoch {}): {}", workerId, role, next, leaderLog.leaderEpoch(),
+                    reason);
         }
         role = next;
     }

@@ -1,0 +1,183 @@
+package io.shardline.runtime.coordinator;
+
+import io.shardline.coordinator.GroupCoordinator;
+import io.shardline.coordinator.record.CoordinatorRecord;
+import io.shardline.coordinator.record.ShardOwnerRecord;
+import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.redis.RedisServerInfo;
+import io.shardline.runtime.shard.ShardCommands;
+import io.shardline.runtime.store.GroupLogState;
+import io.shardline.runtime.store.RecordCodec;
+import io.shardline.runtime.store.RedisGroupLog;
+import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The coordinator host's side of the group log in Redis: the claim that takes a new leader epoch, and, while the
+ * host leads, what it holds (the leader epoch, the store revision it expects next, the Redis identity it fenced,
+ * the log's length) and its guarded writes, each followed by the owner keys the written records decide.
+ *
+ * <p>Context-confined: used only on the coordinator host's context.
+ */
+final class LeaderLog {
+
+    /** Above this many records the log is replaced by a snapshot of the coordinator's state. */
+    static final int MAX_RECORDS_BEFORE_COMPACTION = 2_000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(LeaderLog.class);
+
+    private final RedisClient redis;
+    private final RedisGroupLog log;
+    private final RecordCodec codec;
+    private final ShardCommands shards;
+
+    private long leaderEpoch;
+    private long revision;
+    private String fencedRunId;
+    private int logRecords;
+
+    LeaderLog(RedisClient redis, RedisGroupLog log, RecordCodec codec, ShardCommands shards) {
+        this.redis = redis;
+        this.log = log;
+        this.codec = codec;
+        this.shards = shards;
+    }
+
+    /**
+     * What a won claim found.
+     *
+     * @param state the stored state to replay, with the leader epoch taken
+     * @param runId the Redis identity read just before the claim
+     * @param lastWriteAgoMs how long before the claim the previous leader's last write was accepted (Redis clock),
+     *     or -1 when unknown: none recorded, or recorded under another Redis identity (a restarted server may have
+     *     lost later writes)
+     */
+    record Claimed(GroupLogState state, String runId, long lastWriteAgoMs) {
+    }
+
+    /** The stored state, read atomically (to warm up a replay before a hand-over's claim). */
+    Future<GroupLogState> load() {
+        return log.load();
+    }
+
+    /**
+     * Reads the Redis identity, then takes the next leader epoch by compare-and-set on the one just read: fails
+     * when another worker took an epoch in between.
+     */
+    Future<Claimed> claim(String workerId) {
+        return redis.refreshServerInfo()
+                .compose(info -> log.load().compose(seen -> log.claim(workerId, seen.leaderEpoch()))
+                        .map(claim -> {
+                            if (!claim.won()) {
+                                throw new IllegalStateException("leader epoch moved to " + claim.state().leaderEpoch()
+                                        + " (taken by " + claim.state().holder() + ") while claiming");
+                            }
+                            long lastWriteAgoMs = claim.lastWrite()
+                                    .filter(w -> !w.runId().isEmpty() && w.runId().equals(info.runId()))
+                                    .map(RedisGroupLog.LastWrite::agoMs).orElse(-1L);
+                            return new Claimed(claim.state(), info.runId(), lastWriteAgoMs);
+                        }));
+    }
+
+    /**
+     * Writes the owner key of every owned shard again, as the replayed state has it, when Redis may have lost writes
+     * since the last one (its identity changed, or none is recorded): on a Redis Cluster a primary holding shards
+     * can restart empty, or fail over to a replica that missed the last writes, while the group log's node keeps
+     * the log, so its owner keys would otherwise stay missing (members wait on {@code NOOWNER} for good). Writing
+     * the same owner and epoch again is a no-op; a key that already holds a higher epoch is left alone (logged).
+     */
+    Future<Void> restoreOwnerKeys(GroupCoordinator fresh) {
+        List<Future<Boolean>> writes = new ArrayList<>();
+        for (CoordinatorRecord r : fresh.snapshot()) {
+            if (r instanceof ShardOwnerRecord owner) {
+                writes.add(shards.setOwner(owner.shard(), owner.groupId(), owner.memberId(), owner.ownerEpoch())
+                        .recover(e -> {
+                            if (!String.valueOf(e.getMessage()).startsWith("STALE_EPOCH")) {
+                                return Future.failedFuture(e);
+                            }
+                            LOG.warn("Owner key of {} for group {} holds a newer epoch than the group log ({}); "
+                                    + "left as it is", owner.shard(), owner.groupId(), e.getMessage());
+                            return Future.succeededFuture(false);
+                        }));
+            }
+        }
+        return Future.all(writes).mapEmpty();
+    }
+
+    /** Writes from now on as the holder of {@code claimed}'s leader epoch. */
+    void lead(Claimed claimed) {
+        leaderEpoch = claimed.state().leaderEpoch();
+        revision = claimed.state().revision();
+        fencedRunId = claimed.runId();
+        logRecords = claimed.state().records().size();
+    }
+
+    /** The leader epoch taken last (0 before any). */
+    long leaderEpoch() {
+        return leaderEpoch;
+    }
+
+    /** The store revision the next write expects. */
+    long revision() {
+        return revision;
+    }
+
+    /** How many records the stored log holds. */
+    int records() {
+        return logRecords;
+    }
+
+    /** The Redis identity fenced at the claim. */
+    String fencedRunId() {
+        return fencedRunId;
+    }
+
+    /** Whether Redis now has another identity than the one fenced (it restarted, or a cluster's primaries changed). */
+    boolean identityChanged(RedisServerInfo info) {
+        return !info.runId().equals(fencedRunId);
+    }
+
+    /**
+     * Appends the records under the guards (an empty append only checks them), then writes owner keys. When the
+     * log would exceed {@value #MAX_RECORDS_BEFORE_COMPACTION} records it is replaced by a snapshot instead; the
+     * snapshot is taken here, synchronously, when every decision taken so far is in {@code records} (the caller
+     * cut the batch just now), so it holds exactly the log plus these records.
+     *
+     * @param snapshot the coordinator's snapshot, asked for only when the log is compacted
+     * @param sameTerm whether the caller still leads in the term that issued this write when it returns (a later
+     *     term loaded its own revision, which this write must not overwrite)
+     */
+    Future<Void> write(List<CoordinatorRecord> records, Supplier<List<CoordinatorRecord>> snapshot,
+                       BooleanSupplier sameTerm) {
+        Future<Long> guarded;
+        int logged;
+        if (logRecords + records.size() > MAX_RECORDS_BEFORE_COMPACTION) {
+            List<CoordinatorRecord> all = snapshot.get();
+            int before = logRecords + records.size();
+            logged = all.size();
+            guarded = log.compact(leaderEpoch, revision, fencedRunId, codec.encodeAll(all)).onSuccess(rev ->
+                    LOG.info("Compacted group metadata: {} records -> {} (revision {})", before, logged, rev));
+        } else {
+            logged = logRecords + records.size();
+            guarded = log.append(leaderEpoch, revision, fencedRunId, codec.encodeAll(records));
+        }
+        return guarded.compose(rev -> {
+            if (sameTerm.getAsBoolean()) {
+                revision = rev;
+                logRecords = logged;
+            }
+            List<Future<Boolean>> owners = new ArrayList<>();
+            for (CoordinatorRecord r : records) {
+                if (r instanceof ShardOwnerRecord owner) {
+                    owners.add(shards.setOwner(owner.shard(), owner.groupId(), owner.memberId(), owner.ownerEpoch()));
+                }
+            }
+            return Future.all(owners).<Void>mapEmpty();
+        });
+    }
+}
