@@ -57,8 +57,14 @@ public final class RedisGroupLog {
               local i = first
               for k = 6, #KEYS do
                 local n = tonumber(ARGV[i])
-                for j = i + 1, i + n do
-                  redis.call('XADD', KEYS[k], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[j])
+                local t = redis.call('TYPE', KEYS[k])['ok']
+                if t == 'stream' or t == 'none' then
+                  for j = i + 1, i + n do
+                    redis.call('XADD', KEYS[k], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[j])
+                  end
+                else
+                  redis.log(redis.LOG_WARNING, 'shardline: ' .. KEYS[k] .. ' holds a ' .. t
+                    .. ', not a stream; ' .. n .. ' audit event(s) not stored')
                 end
                 i = i + n + 1
               end
@@ -198,7 +204,9 @@ public final class RedisGroupLog {
     /**
      * {@link #append(long, long, String, List)}, and in the same script (so only if the guards pass) the audit
      * events of the decisions these records commit, added to each group's audit stream ({@link RedisAuditLog}).
-     * Events without records are written too (the revision stays).
+     * Events without records are written too (the revision stays). An audit key that holds something other than a
+     * stream is left alone and its events dropped (a warning in the Redis server's log): the audit trail must never
+     * stop the coordinator from committing.
      *
      * @param audit per group id, its events in decision order, each encoded by {@link RedisAuditLog#encode}
      */

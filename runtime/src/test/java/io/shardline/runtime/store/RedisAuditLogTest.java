@@ -142,6 +142,17 @@ class RedisAuditLogTest {
     }
 
     @Test
+    void anAuditKeyOfAnotherTypeDoesNotStopTheCommit() {
+        result(redis.send(Request.cmd(Command.SET).arg(keys.audit("broken")).arg("not a stream")), WAIT);
+        assertEquals(1L, result(log.append(1, 0, RUN, List.of("r1"), byGroup(event("broken", "m1", 1),
+                event("g", "m1", 2))), WAIT));
+        assertEquals(List.of("r1"), result(log.load(), WAIT).records());
+        assertThat(reasons("g", 10)).containsExactly("joined 2");
+        assertEquals("not a stream", result(redis.send(Request.cmd(Command.GET).arg(keys.audit("broken"))), WAIT)
+                .toString());
+    }
+
+    @Test
     void theCapKeepsTheNewestEvents() {
         int total = RedisAuditLog.MAX_EVENTS_PER_GROUP + 500;
         for (int batch = 0; batch < total / 100; batch++) {
