@@ -1,6 +1,7 @@
 package io.shardline.runtime.coordinator;
 
 import io.shardline.api.assignor.Assignor;
+import io.shardline.coordinator.AuditEvent;
 import io.shardline.coordinator.CoordinatorMetrics;
 import io.shardline.coordinator.CoordinatorResult;
 import io.shardline.coordinator.GroupCoordinator;
@@ -43,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * <p>Every worker registers the event-bus endpoint {@link CoordinatorWire#address}; members send to the
  * endpoint of the worker their cluster view names as leader. Requests are handled one at a time, in
  * order: (1) the coordinator decides; (2) its records are appended to Redis under the leader epoch and
- * store revision (one Lua script; a deposed leader is refused); (3) the owner key of every shard handed
+ * store revision, and its audit events to the group's audit stream (one Lua script; a deposed leader is refused,
+ * so it stores neither; {@link io.shardline.runtime.store.RedisAuditLog}); (3) the owner key of every shard handed
  * to a member is written (contract 5); (4) only then is the answer sent. If (2) or (3) fails the answer
  * is dropped, this coordinator instance is discarded and, if this worker still leads, a new leader epoch
  * is claimed and the state rebuilt from Redis. If Redis reports a new {@code run_id} (it restarted) the
@@ -65,7 +67,6 @@ public final class CoordinatorVerticle extends VerticleBase {
     public enum Role { FOLLOWER, CLAIMING, LEADER, DEPOSED, RESIGNED }
 
     private static final Logger LOG = LoggerFactory.getLogger(CoordinatorVerticle.class);
-    private static final int AUDIT_EVENTS_PER_GROUP = 1_000;
 
     private final String clusterName;
     private final String workerId;
@@ -88,7 +89,6 @@ public final class CoordinatorVerticle extends VerticleBase {
     private GroupCoordinator coordinator;
     private int term;
     private Future<?> queue = Future.succeededFuture();
-    private final AuditTrail audit = new AuditTrail(AUDIT_EVENTS_PER_GROUP);
     private final GroupCommit commits = new GroupCommit(() -> term, () -> role == Role.LEADER, this::write, e -> {
         LOG.error("Coordinator write failed", e);
         if (role == Role.LEADER) {
@@ -411,25 +411,22 @@ public final class CoordinatorVerticle extends VerticleBase {
                 case CoordinatorWire.HEARTBEAT -> {
                     HeartbeatRequest request = CoordinatorWire.heartbeatRequest(body);
                     CoordinatorResult<HeartbeatResponse> result = coordinator.heartbeat(now, request);
-                    answerAfterCommit(message, op, body, result.records(), () -> {
-                        audit.addAll(result.events());
-                        hostMetrics.heartbeatAnswered(request.groupId(), nanoClock.getAsLong() - arrivedNanos);
-                    }, () -> CoordinatorWire.toJson(result.response()));
+                    answerAfterCommit(message, op, body, result, () -> hostMetrics.heartbeatAnswered(
+                            request.groupId(), nanoClock.getAsLong() - arrivedNanos),
+                            () -> CoordinatorWire.toJson(result.response()));
                 }
                 case CoordinatorWire.LEAVE -> {
                     CoordinatorResult<LeaveResponse> result = coordinator.leave(now, CoordinatorWire.leaveRequest(body));
-                    answerAfterCommit(message, op, body, result.records(), () -> audit.addAll(result.events()),
+                    answerAfterCommit(message, op, body, result, () -> { },
                             () -> CoordinatorWire.toJson(result.response()));
                 }
                 case CoordinatorWire.CONFIGURE -> {
                     CoordinatorResult<Void> result = coordinator.configureGroup(now, CoordinatorWire.groupConfig(body),
                             ChangeReason.CONFIG_CHANGED);
-                    answerAfterCommit(message, op, body, result.records(), () -> {
-                        audit.addAll(result.events());
-                        observeGroups();
-                    }, () -> new JsonObject().put("error", ErrorCode.NONE.code()));
+                    answerAfterCommit(message, op, body, result, this::observeGroups,
+                            () -> new JsonObject().put("error", ErrorCode.NONE.code()));
                 }
-                case ReadModelWire.DESCRIBE, ReadModelWire.AUDIT -> message.reply(ReadModelWire.answer(op, body, coordinator, audit,
+                case ReadModelWire.DESCRIBE -> message.reply(ReadModelWire.answer(body, coordinator,
                         view == null ? List.of() : view.members().stream().map(m -> m.workerId()).toList()));
                 default -> message.fail(ErrorCode.INVALID_REQUEST.code(), "unknown operation '" + op + "'");
             }
@@ -440,8 +437,8 @@ public final class CoordinatorVerticle extends VerticleBase {
     }
 
     private void answerAfterCommit(Message<JsonObject> message, String op, JsonObject body,
-                                   List<CoordinatorRecord> records, Runnable onCommitted, Supplier<JsonObject> answer) {
-        commits.commit(records).onComplete(ar -> {
+                                   CoordinatorResult<?> result, Runnable onCommitted, Supplier<JsonObject> answer) {
+        commits.commit(result.records(), result.events()).onComplete(ar -> {
             if (ar.succeeded()) {
                 onCommitted.run();
                 message.reply(answer.get());
@@ -472,16 +469,13 @@ public final class CoordinatorVerticle extends VerticleBase {
             }
             CoordinatorResult<Void> result = coordinator.tick(clockMs.getAsLong());
             // Also with no records: the guarded (empty) append re-confirms the leader epoch every tick.
-            commits.commit(result.records()).onSuccess(v -> {
-                audit.addAll(result.events());
-                observeGroups();
-            });
+            commits.commit(result.records(), result.events()).onSuccess(v -> observeGroups());
             return Future.<Void>succeededFuture();
         }).otherwiseEmpty().mapEmpty();
     }
 
     /** The guarded write of a group commit ({@link LeaderLog#write}); a refused or failed one discards this term. */
-    private Future<Void> write(List<CoordinatorRecord> records) {
+    private Future<Void> write(List<CoordinatorRecord> records, List<AuditEvent> events) {
         if (leaderLog.identityChanged(redis.serverInfo())) {
             IllegalStateException e = new IllegalStateException("Redis run_id changed; re-fencing");
             discardAndReclaim(e);
@@ -489,7 +483,7 @@ public final class CoordinatorVerticle extends VerticleBase {
         }
         int myTerm = term;
         GroupCoordinator current = coordinator;
-        return leaderLog.write(records, () -> current.snapshot(), () -> myTerm == term)
+        return leaderLog.write(records, events, () -> current.snapshot(), () -> myTerm == term)
                 .onFailure(e -> {
                     if (myTerm == term && role == Role.LEADER) {
                         discardAndReclaim(e);
@@ -519,7 +513,6 @@ public final class CoordinatorVerticle extends VerticleBase {
             hostMetrics.leadership(0);
         }
         coordinator = null;
-        audit.clear();
         term++;
         transitionTo(next, why);
     }

@@ -1,5 +1,6 @@
 package io.shardline.runtime.coordinator;
 
+import io.shardline.coordinator.AuditEvent;
 import io.shardline.coordinator.GroupCoordinator;
 import io.shardline.coordinator.record.CoordinatorRecord;
 import io.shardline.coordinator.record.ShardOwnerRecord;
@@ -8,10 +9,13 @@ import io.shardline.runtime.redis.RedisServerInfo;
 import io.shardline.runtime.shard.ShardCommands;
 import io.shardline.runtime.store.GroupLogState;
 import io.shardline.runtime.store.RecordCodec;
+import io.shardline.runtime.store.RedisAuditLog;
 import io.shardline.runtime.store.RedisGroupLog;
 import io.vertx.core.Future;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -20,7 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The coordinator host's side of the group log in Redis: the claim that takes a new leader epoch, and, while the
  * host leads, what it holds (the leader epoch, the store revision it expects next, the Redis identity it fenced,
- * the log's length) and its guarded writes, each followed by the owner keys the written records decide.
+ * the log's length) and its guarded writes (which also store the decisions' audit events), each followed by the
+ * owner keys the written records decide.
  *
  * <p>Context-confined: used only on the coordinator host's context.
  */
@@ -143,7 +148,8 @@ final class LeaderLog {
     }
 
     /**
-     * Appends the records under the guards (an empty append only checks them), then writes owner keys. When the
+     * Appends the records and, in the same guarded script, the audit events of their decisions to each group's
+     * audit stream (an append of neither only checks the guards), then writes owner keys. When the
      * log would exceed {@value #MAX_RECORDS_BEFORE_COMPACTION} records it is replaced by a snapshot instead; the
      * snapshot is taken here, synchronously, when every decision taken so far is in {@code records} (the caller
      * cut the batch just now), so it holds exactly the log plus these records.
@@ -152,19 +158,20 @@ final class LeaderLog {
      * @param sameTerm whether the caller still leads in the term that issued this write when it returns (a later
      *     term loaded its own revision, which this write must not overwrite)
      */
-    Future<Void> write(List<CoordinatorRecord> records, Supplier<List<CoordinatorRecord>> snapshot,
-                       BooleanSupplier sameTerm) {
+    Future<Void> write(List<CoordinatorRecord> records, List<AuditEvent> events,
+                       Supplier<List<CoordinatorRecord>> snapshot, BooleanSupplier sameTerm) {
+        Map<String, List<String>> audit = encodeByGroup(events);
         Future<Long> guarded;
         int logged;
         if (logRecords + records.size() > MAX_RECORDS_BEFORE_COMPACTION) {
             List<CoordinatorRecord> all = snapshot.get();
             int before = logRecords + records.size();
             logged = all.size();
-            guarded = log.compact(leaderEpoch, revision, fencedRunId, codec.encodeAll(all)).onSuccess(rev ->
+            guarded = log.compact(leaderEpoch, revision, fencedRunId, codec.encodeAll(all), audit).onSuccess(rev ->
                     LOG.info("Compacted group metadata: {} records -> {} (revision {})", before, logged, rev));
         } else {
             logged = logRecords + records.size();
-            guarded = log.append(leaderEpoch, revision, fencedRunId, codec.encodeAll(records));
+            guarded = log.append(leaderEpoch, revision, fencedRunId, codec.encodeAll(records), audit);
         }
         return guarded.compose(rev -> {
             if (sameTerm.getAsBoolean()) {
@@ -179,5 +186,14 @@ final class LeaderLog {
             }
             return Future.all(owners).<Void>mapEmpty();
         });
+    }
+
+    /** The events per group, in decision order, in their stored form. */
+    private static Map<String, List<String>> encodeByGroup(List<AuditEvent> events) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (AuditEvent e : events) {
+            out.computeIfAbsent(e.groupId(), g -> new ArrayList<>()).add(RedisAuditLog.encode(e));
+        }
+        return out;
     }
 }

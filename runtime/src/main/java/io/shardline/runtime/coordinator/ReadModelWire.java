@@ -1,7 +1,6 @@
 package io.shardline.runtime.coordinator;
 
 import io.shardline.api.handler.ShardId;
-import io.shardline.coordinator.AuditEvent;
 import io.shardline.coordinator.GroupCoordinator;
 import io.shardline.coordinator.group.GroupView;
 import io.shardline.coordinator.group.MemberView;
@@ -14,18 +13,15 @@ import java.util.function.Function;
 
 /**
  * The event-bus format of the coordinator's read model, asked of the leader by any worker that serves
- * {@code GET /groups/{group}} or {@code /groups/{group}/audit}: requests {@code {"op":"describe","groupId"}} and
- * {@code {"op":"audit","groupId","limit"}}; answers {@code {"error":0,"group":{...}}} and
- * {@code {"error":0,"events":[...]}}, whose objects have the field names of the REST entities (snake case,
- * shards as {@code stream:index}), so the REST layer maps them without knowing the coordinator's types.
- * Stateless.
+ * {@code GET /groups/{group}}: request {@code {"op":"describe","groupId"}}; answer {@code {"error":0,"group":{...}}},
+ * whose objects have the field names of the REST entities (snake case, shards as {@code stream:index}), so the
+ * REST layer maps them without knowing the coordinator's types. (The audit trail is not asked of the leader: it is
+ * in Redis, {@link io.shardline.runtime.store.RedisAuditLog}.) Stateless.
  */
 public final class ReadModelWire {
 
     /** Operation: the read model of one group. */
     public static final String DESCRIBE = "describe";
-    /** Operation: the recent audit events of one group. */
-    public static final String AUDIT = "audit";
 
     private ReadModelWire() {
     }
@@ -35,28 +31,18 @@ public final class ReadModelWire {
         return new JsonObject().put(CoordinatorWire.OP, DESCRIBE).put("groupId", groupId);
     }
 
-    /** The request for the last {@code limit} audit events of {@code groupId}. */
-    public static JsonObject auditRequest(String groupId, int limit) {
-        return new JsonObject().put(CoordinatorWire.OP, AUDIT).put("groupId", groupId).put("limit", limit);
-    }
-
     /**
-     * The leader's answer to a read-model request ({@link #DESCRIBE} or {@link #AUDIT}): nothing is written, so no
-     * guard is needed; {@code GROUP_NOT_FOUND} for a group the coordinator does not know.
+     * The leader's answer to a {@link #DESCRIBE} request: nothing is written, so no guard is needed;
+     * {@code GROUP_NOT_FOUND} for a group the coordinator does not know.
      *
      * @param workers the live workers, to name the worker of each member
      */
-    static JsonObject answer(String op, JsonObject body, GroupCoordinator coordinator, AuditTrail audit,
-                             List<String> workers) {
+    static JsonObject answer(JsonObject body, GroupCoordinator coordinator, List<String> workers) {
         String groupId = body.getString("groupId", "");
         var described = coordinator.describe(groupId);
         if (described.isEmpty()) {
             return new JsonObject().put("error", ErrorCode.GROUP_NOT_FOUND.code())
                     .put("errorMessage", "group '" + groupId + "' is not configured");
-        }
-        if (AUDIT.equals(op)) {
-            return new JsonObject().put("error", ErrorCode.NONE.code())
-                    .put("events", toJson(audit.recent(groupId, body.getInteger("limit", 100))));
         }
         return new JsonObject().put("error", ErrorCode.NONE.code()).put("group",
                 toJson(described.get(), member -> workerOf(member, workers)));
@@ -85,26 +71,6 @@ public final class ReadModelWire {
                 .put("assignment_epoch", view.assignmentEpoch())
                 .put("assignor", view.config().assignor())
                 .put("members", members);
-    }
-
-    /** Audit events as JSON, in order. */
-    public static JsonArray toJson(List<AuditEvent> events) {
-        JsonArray out = new JsonArray();
-        for (AuditEvent e : events) {
-            JsonObject o = new JsonObject()
-                    .put("time_ms", e.timeMs())
-                    .put("type", e.type().name())
-                    .put("group_epoch", e.groupEpoch())
-                    .put("assignment_epoch", e.assignmentEpoch())
-                    .put("member_epoch", e.memberEpoch())
-                    .put("reason", e.reason());
-            if (!e.memberId().isEmpty()) {
-                o.put("member_id", e.memberId());
-            }
-            e.shard().ifPresent(s -> o.put("shard", shard(s)));
-            out.add(o);
-        }
-        return out;
     }
 
     /**

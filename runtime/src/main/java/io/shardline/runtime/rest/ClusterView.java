@@ -1,6 +1,5 @@
 package io.shardline.runtime.rest;
 
-import io.shardline.runtime.rest.entity.AuditEntry;
 import io.shardline.runtime.rest.entity.GroupView;
 import io.shardline.runtime.rest.entity.WorkerInfo;
 import io.vertx.core.Future;
@@ -11,7 +10,7 @@ import java.util.Optional;
 /**
  * What only the running worker knows, as the REST layer needs it: cluster membership and leadership, the
  * listeners loaded from files, the members of each listener, and (on the leader, or asked of it) the
- * coordinator's read model and audit log. The worker implements it; the REST layer never reaches into
+ * coordinator's read model. The worker implements it; the REST layer never reaches into
  * the cluster, coordinator or member packages itself.
  *
  * <p>Implementations must be thread-safe and must not block: every method is called on an event loop.
@@ -47,9 +46,6 @@ public interface ClusterView {
 
     /** The coordinator's read model of {@code group}; empty when the coordinator does not know it. */
     Future<Optional<GroupView>> group(String group);
-
-    /** The most recent audit events of {@code group}, newest last, at most {@code limit}. */
-    Future<List<AuditEntry>> audit(String group, int limit);
 
     /**
      * Restarts {@code listener} on every live worker (KIP-745, forwarded to each worker): its instance there

@@ -22,6 +22,8 @@ import io.shardline.runtime.rest.entity.TargetState;
 import io.shardline.runtime.rest.entity.ValidationResult;
 import io.shardline.runtime.rest.entity.WorkerInfo;
 import io.shardline.runtime.rest.entity.WorkersInfo;
+import io.shardline.runtime.store.MetadataKeys;
+import io.shardline.runtime.store.RedisAuditLog;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
@@ -39,7 +41,8 @@ import java.util.stream.Collectors;
  * The control plane of one worker. What lives in Redis it does itself: REST listener configurations
  * ({@link ListenerConfigStore}), target states and paused shards ({@link ListenerStateStore}; any worker
  * may write them, as Connect's target-state records, and every worker applies them within a heartbeat
- * interval), shard owners and lag ({@link ShardStatusReader}). Plugins and validation come from the
+ * interval), shard owners and lag ({@link ShardStatusReader}), the groups' audit trails ({@link RedisAuditLog},
+ * written by the leader with each commit, so any worker reads them, also during and after a leader change). Plugins and validation come from the
  * worker's {@link Plugins}; what only the running worker knows (cluster, members, coordinator read model,
  * restarts) it asks of the {@link ClusterView}.
  *
@@ -57,6 +60,7 @@ public final class DefaultControlPlane implements ControlPlane {
     private final ListenerConfigStore configs;
     private final ListenerStateStore states;
     private final ShardStatusReader shards;
+    private final RedisAuditLog audit;
     private final Plugins plugins;
 
     /**
@@ -78,6 +82,7 @@ public final class DefaultControlPlane implements ControlPlane {
         this.configs = new ListenerConfigStore(redis, keys);
         this.states = new ListenerStateStore(redis, keys);
         this.shards = new ShardStatusReader(redis);
+        this.audit = new RedisAuditLog(redis, new MetadataKeys(cluster.clusterName()));
         this.plugins = plugins;
     }
 
@@ -229,9 +234,15 @@ public final class DefaultControlPlane implements ControlPlane {
                 .orElseGet(() -> Future.failedFuture(ControlPlaneException.notFound("unknown group '" + group + "'"))));
     }
 
+    /**
+     * Read from the group's audit stream in Redis, not asked of the leader. Only an empty trail asks the leader
+     * whether the group exists (404 if not; 409 while no leader answers): a group whose trail holds events exists.
+     */
     @Override
     public Future<List<AuditEntry>> audit(String group, int limit) {
-        return group(group).compose(view -> cluster.audit(group, limit));
+        return audit.recent(group, limit, o -> o.mapTo(AuditEntry.class)).compose(entries -> entries.isEmpty()
+                ? group(group).map(known -> entries)
+                : Future.succeededFuture(entries));
     }
 
     @Override

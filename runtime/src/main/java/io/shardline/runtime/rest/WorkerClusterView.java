@@ -6,13 +6,11 @@ import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.coordinator.CoordinatorWire;
 import io.shardline.runtime.coordinator.ReadModelWire;
 import io.shardline.runtime.listener.ListenerDefinition;
-import io.shardline.runtime.rest.entity.AuditEntry;
 import io.shardline.runtime.rest.entity.GroupView;
 import io.shardline.runtime.rest.entity.WorkerInfo;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,8 +26,8 @@ import java.util.function.Supplier;
  * Connect's REST layer is: live workers and the leader come from the Hazelcast view; members, listeners and
  * restarts are asked of every live worker over the clustered event bus ({@link ControlWire}, each request
  * with a timeout; a worker that does not answer in time is reported, not fatal); the coordinator's read model
- * and audit log are asked of the leader's coordinator endpoint ({@link ReadModelWire}), so every worker
- * answers {@code /groups/*}. Thread-safe; never blocks.
+ * is asked of the leader's coordinator endpoint ({@link ReadModelWire}), so every worker answers
+ * {@code /groups/{group}}. Thread-safe; never blocks.
  */
 public final class WorkerClusterView implements ClusterView {
 
@@ -133,16 +131,6 @@ public final class WorkerClusterView implements ClusterView {
     public Future<Optional<GroupView>> group(String group) {
         return askLeader(ReadModelWire.describeRequest(group))
                 .map(reply -> reply.map(r -> r.getJsonObject("group").mapTo(GroupView.class)));
-    }
-
-    @Override
-    public Future<List<AuditEntry>> audit(String group, int limit) {
-        return askLeader(ReadModelWire.auditRequest(group, limit)).map(reply -> {
-            List<AuditEntry> out = new ArrayList<>();
-            reply.ifPresent(r -> r.getJsonArray("events", new JsonArray())
-                    .forEach(o -> out.add(((JsonObject) o).mapTo(AuditEntry.class))));
-            return out;
-        });
     }
 
     @Override

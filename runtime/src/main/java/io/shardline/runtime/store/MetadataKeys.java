@@ -54,6 +54,16 @@ public record MetadataKeys(String clusterName) {
         return prefix() + ":last-write";
     }
 
+    /**
+     * Stream: the audit trail of consumer group {@code groupId}, the audit events of the coordinator's committed
+     * decisions (written by the guarded append that commits them, capped; {@link RedisAuditLog}). It carries the
+     * cluster's hash tag, so on a Redis Cluster it lives in the group log's slot and the append can write both.
+     */
+    public String audit(String groupId) {
+        Objects.requireNonNull(groupId, "groupId");
+        return prefix() + ":audit:" + groupId;
+    }
+
     /** The keys the scripts take, in script order: epoch, holder, revision, log, last write. */
     public List<String> scriptKeys() {
         return List.of(leaderEpoch(), leaderHolder(), revision(), log(), lastWrite());

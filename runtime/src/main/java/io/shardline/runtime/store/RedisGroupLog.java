@@ -5,6 +5,7 @@ import io.vertx.core.Future;
 import io.vertx.redis.client.Response;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -19,7 +20,9 @@ import java.util.Optional;
  *       and its expected revision is the current revision, then increment the revision and record the
  *       server's {@code TIME} as the last write. A deposed or partitioned leader's write is refused with
  *       {@link StoreFencedException}. A claim returns how long ago the last write was, so a new leader knows
- *       how much of the leases its predecessor granted (answers follow accepted writes) can remain.</li>
+ *       how much of the leases its predecessor granted (answers follow accepted writes) can remain. Both may
+ *       carry the audit events of the decisions they commit, which the same script adds to the groups' capped
+ *       audit streams ({@link RedisAuditLog}), so a refused write stores no event either.</li>
  * </ul>
  *
  * <p>Records are opaque strings (JSON) here. Thread-safe.
@@ -42,33 +45,56 @@ public final class RedisGroupLog {
               local t = redis.call('TIME')
               redis.call('SET', KEYS[5], run_id .. ' ' .. t[1] .. ' ' .. t[2])
             end
-            local function push(first)
+            local function push(first, last)
               local i = first
-              while i <= #ARGV do
-                local last = math.min(i + 999, #ARGV)
-                redis.call('RPUSH', KEYS[4], unpack(ARGV, i, last))
-                i = last + 1
+              while i <= last do
+                local upto = math.min(i + 999, last)
+                redis.call('RPUSH', KEYS[4], unpack(ARGV, i, upto))
+                i = upto + 1
+              end
+            end
+            local function audit(first)
+              local i = first
+              for k = 6, #KEYS do
+                local n = tonumber(ARGV[i])
+                local t = redis.call('TYPE', KEYS[k])['ok']
+                if t == 'stream' or t == 'none' then
+                  for j = i + 1, i + n do
+                    redis.call('XADD', KEYS[k], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[j])
+                  end
+                else
+                  redis.log(redis.LOG_WARNING, 'shardline: ' .. KEYS[k] .. ' holds a ' .. t
+                    .. ', not a stream; ' .. n .. ' audit event(s) not stored')
+                end
+                i = i + n + 1
               end
             end
             """;
 
-    /** KEYS: epoch holder revision log lastWrite; ARGV: writerEpoch expectedRevision runId record... */
+    /**
+     * KEYS: epoch holder revision log lastWrite audit...; ARGV: writerEpoch expectedRevision runId recordCount
+     * auditCap record... then, for each audit key in order, its event count and events.
+     */
     private static final LuaScript APPEND = LuaScript.of(GUARD + """
             local err = guard(ARGV[1], ARGV[2])
             if err then return err end
             stamp(ARGV[3])
-            if #ARGV == 3 then return tonumber(ARGV[2]) end
-            push(4)
+            local records = tonumber(ARGV[4])
+            audit(6 + records)
+            if records == 0 then return tonumber(ARGV[2]) end
+            push(6, 5 + records)
             return redis.call('INCR', KEYS[3])
             """);
 
-    /** KEYS: epoch holder revision log lastWrite; ARGV: writerEpoch expectedRevision runId record... */
+    /** KEYS and ARGV as {@link #APPEND}'s; the records replace the log. */
     private static final LuaScript COMPACT = LuaScript.of(GUARD + """
             local err = guard(ARGV[1], ARGV[2])
             if err then return err end
             stamp(ARGV[3])
+            local records = tonumber(ARGV[4])
             redis.call('DEL', KEYS[4])
-            push(4)
+            push(6, 5 + records)
+            audit(6 + records)
             return redis.call('INCR', KEYS[3])
             """);
 
@@ -172,7 +198,21 @@ public final class RedisGroupLog {
      * @return the new revision ({@code expectedRevision + 1}; unchanged for no records, which still checks the guards)
      */
     public Future<Long> append(long leaderEpoch, long expectedRevision, String runId, List<String> records) {
-        return write(APPEND, leaderEpoch, expectedRevision, runId, records);
+        return append(leaderEpoch, expectedRevision, runId, records, Map.of());
+    }
+
+    /**
+     * {@link #append(long, long, String, List)}, and in the same script (so only if the guards pass) the audit
+     * events of the decisions these records commit, added to each group's audit stream ({@link RedisAuditLog}).
+     * Events without records are written too (the revision stays). An audit key that holds something other than a
+     * stream is left alone and its events dropped (a warning in the Redis server's log): the audit trail must never
+     * stop the coordinator from committing.
+     *
+     * @param audit per group id, its events in decision order, each encoded by {@link RedisAuditLog#encode}
+     */
+    public Future<Long> append(long leaderEpoch, long expectedRevision, String runId, List<String> records,
+                               Map<String, List<String>> audit) {
+        return write(APPEND, leaderEpoch, expectedRevision, runId, records, audit);
     }
 
     /**
@@ -182,7 +222,18 @@ public final class RedisGroupLog {
      * @return the new revision
      */
     public Future<Long> compact(long leaderEpoch, long expectedRevision, String runId, List<String> snapshot) {
-        return write(COMPACT, leaderEpoch, expectedRevision, runId, snapshot);
+        return compact(leaderEpoch, expectedRevision, runId, snapshot, Map.of());
+    }
+
+    /**
+     * {@link #compact(long, long, String, List)}, writing in the same script the audit events of the decisions
+     * the snapshot includes since the last write (as {@link #append(long, long, String, List, Map)}).
+     *
+     * @return the new revision
+     */
+    public Future<Long> compact(long leaderEpoch, long expectedRevision, String runId, List<String> snapshot,
+                                Map<String, List<String>> audit) {
+        return write(COMPACT, leaderEpoch, expectedRevision, runId, snapshot, audit);
     }
 
     /** The keys used. */
@@ -191,16 +242,26 @@ public final class RedisGroupLog {
     }
 
     private Future<Long> write(LuaScript script, long leaderEpoch, long expectedRevision, String runId,
-                               List<String> records) {
+                               List<String> records, Map<String, List<String>> audit) {
         if (runId.chars().anyMatch(Character::isWhitespace)) {
             throw new IllegalArgumentException("run id must not contain whitespace: '" + runId + "'");
         }
-        List<String> args = new ArrayList<>(records.size() + 3);
+        List<String> scriptKeys = new ArrayList<>(keys.scriptKeys());
+        List<String> args = new ArrayList<>(records.size() + 5);
         args.add(Long.toString(leaderEpoch));
         args.add(Long.toString(expectedRevision));
         args.add(runId);
+        args.add(Integer.toString(records.size()));
+        args.add(Integer.toString(RedisAuditLog.MAX_EVENTS_PER_GROUP));
         args.addAll(records);
-        return script.call(redis, keys.scriptKeys(), args)
+        audit.forEach((groupId, events) -> {
+            if (!events.isEmpty()) {
+                scriptKeys.add(keys.audit(groupId));
+                args.add(Integer.toString(events.size()));
+                args.addAll(events);
+            }
+        });
+        return script.call(redis, scriptKeys, args)
                 .map(Response::toLong)
                 .recover(e -> Future.failedFuture(translate(e, leaderEpoch, expectedRevision)));
     }

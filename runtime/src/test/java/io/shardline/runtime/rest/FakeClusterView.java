@@ -1,6 +1,5 @@
 package io.shardline.runtime.rest;
 
-import io.shardline.runtime.rest.entity.AuditEntry;
 import io.shardline.runtime.rest.entity.GroupView;
 import io.shardline.runtime.rest.entity.MemberStatus;
 import io.shardline.runtime.rest.entity.WorkerInfo;
@@ -19,7 +18,6 @@ final class FakeClusterView implements ClusterView {
     final Map<String, Map<String, String>> fileListeners = new ConcurrentHashMap<>();
     final Map<String, List<MemberStatus>> members = new ConcurrentHashMap<>();
     final Map<String, GroupView> groups = new ConcurrentHashMap<>();
-    final Map<String, List<AuditEntry>> audit = new ConcurrentHashMap<>();
     final List<String> restarts = new CopyOnWriteArrayList<>();
 
     private final String clusterName;
@@ -68,12 +66,6 @@ final class FakeClusterView implements ClusterView {
     @Override
     public Future<Optional<GroupView>> group(String group) {
         return Future.succeededFuture(Optional.ofNullable(groups.get(group)));
-    }
-
-    @Override
-    public Future<List<AuditEntry>> audit(String group, int limit) {
-        List<AuditEntry> all = audit.getOrDefault(group, List.of());
-        return Future.succeededFuture(all.subList(Math.max(0, all.size() - limit), all.size()));
     }
 
     @Override

@@ -5,16 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.shardline.api.handler.ShardId;
+import io.shardline.coordinator.AuditEvent;
+import io.shardline.coordinator.AuditType;
 import io.shardline.runtime.metrics.DropwizardExporterTest;
 import io.shardline.runtime.metrics.ListenerStatusSampler;
 import io.shardline.runtime.metrics.ShardMetrics;
 import io.shardline.runtime.rest.RestHarness.Reply;
-import io.shardline.runtime.rest.entity.AuditEntry;
 import io.shardline.runtime.rest.entity.GroupMemberView;
 import io.shardline.runtime.rest.entity.GroupView;
 import io.shardline.runtime.rest.entity.ListenerState;
 import io.shardline.runtime.rest.entity.MemberStatus;
 import io.shardline.runtime.rest.entity.TargetState;
+import io.shardline.runtime.store.MetadataKeys;
+import io.shardline.runtime.store.RedisAuditLog;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.http.HttpMethod;
@@ -24,6 +27,7 @@ import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -307,9 +311,15 @@ class RestApiTest {
         rest.cluster.groups.put("orders", new GroupView("orders", 4, 3, "range", List.of(new GroupMemberView(
                 "worker-a-orders-m0", "worker-a", "UNREVOKED_SHARDS", 3, List.of("orders:0", "orders:1"),
                 List.of("orders:0"), List.of("orders:1")))));
-        rest.cluster.audit.put("orders", List.of(
-                new AuditEntry(1_000, "MEMBER_JOINED", "worker-a-orders-m0", null, 1, 0, 1, "joined"),
-                new AuditEntry(2_000, "SHARD_REVOKE_REQUESTED", "worker-a-orders-m0", "orders:1", 4, 3, 3, "rebalance")));
+        rest.cluster.groups.put("quiet", new GroupView("quiet", 1, 1, "range", List.of()));
+        // The audit trail as the leader's guarded append stores it, committed at Redis times 1000 and 2000 ms, with
+        // an entry in between that no leader wrote (skipped).
+        String trail = new MetadataKeys(rest.cluster.clusterName()).audit("orders");
+        xadd(trail, "1000-0", RedisAuditLog.encode(new AuditEvent(7, "orders", AuditType.MEMBER_JOINED,
+                "worker-a-orders-m0", Optional.empty(), 1, 0, 1, "joined")));
+        xadd(trail, "1500-0", "{not json");
+        xadd(trail, "2000-0", RedisAuditLog.encode(new AuditEvent(8, "orders", AuditType.SHARD_REVOKE_REQUESTED,
+                "worker-a-orders-m0", Optional.of(new ShardId("orders", 1)), 4, 3, 3, "rebalance")));
 
         JsonObject group = rest.call(HttpMethod.GET, "/groups/orders").json();
         assertEquals(4, group.getInteger("group_epoch"));
@@ -318,12 +328,26 @@ class RestApiTest {
         JsonArray audit = rest.call(HttpMethod.GET, "/groups/orders/audit?limit=1").array();
         assertEquals(1, audit.size());
         assertEquals("orders:1", audit.getJsonObject(0).getString("shard"));
+        assertEquals(new JsonArray()
+                .add(new JsonObject().put("time_ms", 1000).put("type", "MEMBER_JOINED")
+                        .put("member_id", "worker-a-orders-m0").put("group_epoch", 1).put("assignment_epoch", 0)
+                        .put("member_epoch", 1).put("reason", "joined"))
+                .add(new JsonObject().put("time_ms", 2000).put("type", "SHARD_REVOKE_REQUESTED")
+                        .put("member_id", "worker-a-orders-m0").put("shard", "orders:1").put("group_epoch", 4)
+                        .put("assignment_epoch", 3).put("member_epoch", 3).put("reason", "rebalance")),
+                rest.call(HttpMethod.GET, "/groups/orders/audit?limit=2").array(),
+                "newest last, the malformed entry skipped and an older one read in its place");
         assertEquals(2, rest.call(HttpMethod.GET, "/groups/orders/audit").array().size());
+        assertEquals(new JsonArray(), rest.call(HttpMethod.GET, "/groups/quiet/audit").array());
 
         assertError(rest.call(HttpMethod.GET, "/groups/nope"), 404, "unknown group 'nope'");
         assertError(rest.call(HttpMethod.GET, "/groups/nope/audit"), 404, "unknown group 'nope'");
         assertError(rest.call(HttpMethod.GET, "/groups/orders/audit?limit=0"), 400,
                 "query parameter limit: must be an integer in 1..10000");
+    }
+
+    private void xadd(String key, String id, String event) {
+        send(Request.cmd(Command.XADD).arg(key).arg(id).arg(RedisAuditLog.FIELD).arg(event));
     }
 
     @Test

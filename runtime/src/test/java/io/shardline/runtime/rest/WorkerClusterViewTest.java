@@ -107,14 +107,11 @@ class WorkerClusterViewTest {
                 .put("group_epoch", 3).put("assignment_epoch", 2).put("assignor", "range")
                 .put("members", new JsonArray().add(new JsonObject().put("id", "w2-orders-m0").put("worker_id", "w2")
                         .put("state", "STABLE").put("member_epoch", 3).put("current", new JsonArray().add("orders:1"))
-                        .put("target", new JsonArray().add("orders:1")).put("pending_revocation", new JsonArray()))))
-                .put("events", new JsonArray().add(new JsonObject().put("time_ms", 5).put("type", "MEMBER_JOINED")
-                        .put("group_epoch", 3).put("assignment_epoch", 2).put("member_epoch", 3).put("reason", "joined"))));
+                        .put("target", new JsonArray().add("orders:1")).put("pending_revocation", new JsonArray())))));
         GroupView group = await(view.group("orders")).orElseThrow();
         assertThat(group.groupEpoch()).isEqualTo(3);
         assertThat(group.members().get(0).workerId()).isEqualTo("w2");
         assertThat(await(view.group("unknown"))).isEmpty();
-        assertThat(await(view.audit("orders", 10))).singleElement().satisfies(e -> assertThat(e.type()).isEqualTo("MEMBER_JOINED"));
     }
 
     @Test

@@ -5,6 +5,8 @@ import static io.shardline.runtime.testing.Await.result;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.shardline.coordinator.AuditEvent;
+import io.shardline.coordinator.AuditType;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.RedisConfig;
 import io.shardline.runtime.redis.RedisServerInfo;
@@ -16,6 +18,8 @@ import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -26,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * The coordinator's group log on a real three-primary Redis Cluster: the scripts run on the node holding the
  * cluster's hash tag {@code {shardline:<cluster>}}, claims and guarded appends work there, and the run id a
  * leader fences on is the one of all primaries together (stable from call to call, although the client sends a
- * keyless {@code INFO} to any node), changing when any of them restarts.
+ * keyless {@code INFO} to any node), changing when any of them restarts. The groups' audit streams share that slot,
+ * so the guarded append writes them in the same script.
  */
 @RedisClusterTest
 class RedisGroupLogClusterTest {
@@ -63,10 +68,19 @@ class RedisGroupLogClusterTest {
         assertThat(failure(log.append(1, 1, run, List.of("zombie")), WAIT)).isInstanceOf(StoreFencedException.class);
         assertEquals(2L, result(log.compact(2, 1, run, List.of("snapshot")), WAIT));
         assertEquals(List.of("snapshot"), result(log.load(), WAIT).records());
+        // Audit streams of two groups, written by the same script as the append, in the group log's slot.
+        AuditEvent joined = new AuditEvent(1, "billing", AuditType.MEMBER_JOINED, "m1", Optional.empty(), 1, 1, 1, "j");
+        assertEquals(3L, result(log.append(2, 2, run, List.of("r"), Map.of(
+                "billing", List.of(RedisAuditLog.encode(joined)),
+                "orders", List.of(RedisAuditLog.encode(joined), RedisAuditLog.encode(joined)))), WAIT));
+        RedisAuditLog audit = new RedisAuditLog(redis, log.keys());
+        assertThat(result(audit.recent("orders", 10, o -> o.getString("type")), WAIT))
+                .containsExactly("MEMBER_JOINED", "MEMBER_JOINED");
 
         RedisServer home = cluster.ownerOf(log.keys().prefix());
         try (RespProbe probe = home.probe()) {
-            assertThat(probe.call("LRANGE", log.keys().log(), "0", "-1")).isEqualTo(List.of("snapshot"));
+            assertThat(probe.call("LRANGE", log.keys().log(), "0", "-1")).isEqualTo(List.of("snapshot", "r"));
+            assertThat(probe.call("XLEN", log.keys().audit("billing"))).isEqualTo(1L);
         }
     }
 

@@ -6,9 +6,11 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.Objects;
 
 /**
- * One recent coordinator decision ({@code GET /groups/{group}/audit}). Immutable.
+ * One recent coordinator decision ({@code GET /groups/{group}/audit}), as stored in the group's audit stream
+ * ({@link io.shardline.runtime.store.RedisAuditLog}). Immutable.
  *
- * @param timeMs coordinator time of the decision (epoch milliseconds)
+ * @param timeMs when the decision was committed, by the Redis server's clock (epoch milliseconds; the id of its
+ *     entry in the group's audit stream)
  * @param type what happened, e.g. {@code MEMBER_EXPIRED}
  * @param memberId the member concerned, {@code null} when none
  * @param shard the shard concerned ({@code stream:index}), {@code null} when none
