@@ -12,7 +12,6 @@ import io.shardline.coordinator.protocol.HeartbeatResponse;
 import io.shardline.coordinator.protocol.LeaveResponse;
 import io.shardline.coordinator.record.ChangeReason;
 import io.shardline.coordinator.record.CoordinatorRecord;
-import io.shardline.runtime.cluster.ClusterMember;
 import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.shard.ShardCommands;
@@ -22,13 +21,10 @@ import io.shardline.runtime.store.StoreFencedException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -53,13 +49,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Lifecycle: {@code FOLLOWER -> CLAIMING -> LEADER}, back to {@code FOLLOWER} when another worker
  * leads, {@code DEPOSED} when Redis holds a newer leader epoch, {@code RESIGNED} (terminal) once the worker
- * stops ({@link #handOver}). Context-confined: all state is touched only on this verticle's context.
- *
- * <p>Graceful hand-over: a stopping leader asks the next oldest worker to claim the leader epoch at once
- * ({@link CoordinatorWire#TAKE_OVER}) and keeps answering until that claim fenced it in Redis, then answers
- * {@code NOT_COORDINATOR} naming the successor ({@link CoordinatorWire#COORDINATOR_HINT}) until every member
- * it knew asked once, so members move to the successor without a gap in their leases, before this worker
- * leaves the cluster. The successor keeps leading while the cluster view still names the stopping worker.
+ * stops ({@link #handOver}, the graceful hand-over of {@link LeaderHandOver}). Context-confined: all state is
+ * touched only on this verticle's context.
  */
 public final class CoordinatorVerticle extends VerticleBase {
 
@@ -99,17 +90,8 @@ public final class CoordinatorVerticle extends VerticleBase {
     private boolean served;
     private MessageConsumer<JsonObject> consumer;
     private long timer = -1;
-    /** Set by {@link #handOver}: this worker stops and never claims again. */
-    private boolean stopping;
-    /** The worker this one handed leadership over to (named in NOT_COORDINATOR answers), or null. */
-    private String successor;
-    /** The stopping worker that handed leadership to this one while the cluster view may still name it leader. */
-    private String handedOverBy;
-    /** Members of the resigned coordinator not yet told where the coordinator went. */
-    private final Set<String> toRedirect = new HashSet<>();
-    private Promise<Void> redirected;
-    /** Completed by the successor's answer to a hand-over, or failed when it leaves the view first; else null. */
-    private Promise<Void> handOverAnswer;
+    /** The graceful hand-over, both sides (created on start, on this context). */
+    private LeaderHandOver handOver;
 
     /** Creates the host; deploy it once per worker. */
     public CoordinatorVerticle(CoordinatorHostSettings s) {
@@ -131,6 +113,7 @@ public final class CoordinatorVerticle extends VerticleBase {
 
     @Override
     public Future<?> start() {
+        handOver = new LeaderHandOver(context, clusterName, workerId, clockMs, heartbeatIntervalMs, new HandOverHost());
         consumer = vertx.eventBus().consumer(CoordinatorWire.address(clusterName, workerId), this::onMessage);
         timer = vertx.setPeriodic(tickMs, id -> enqueue(this::tick));
         return consumer.completion();
@@ -162,122 +145,26 @@ public final class CoordinatorVerticle extends VerticleBase {
     }
 
     /**
-     * Hands leadership over before this worker stops (call it after the worker's own members left): if this worker
-     * leads, the next oldest worker is asked to claim at once and this host answers until it has; then this host
-     * resigns for good and names the successor to every member that asks, until each member it knew asked once
-     * or {@code 2 x heartbeat.interval.ms} passed. A worker that does not lead just resigns. Completes when that is
-     * done (also when the successor could not be reached within {@code timeoutMs}: the cluster view then decides,
-     * as after a crash). Any thread.
+     * Hands leadership over before this worker stops (call it after the worker's own members left), as
+     * {@link LeaderHandOver#begin} describes; this host then stays {@code RESIGNED}. Completes when that is done
+     * (also when the successor could not be reached within {@code timeoutMs}: the cluster view then decides, as
+     * after a crash). Any thread.
      */
     public Future<Void> handOver(long timeoutMs) {
         Promise<Void> done = Promise.promise();
         context.runOnContext(v -> {
-            stopping = true;
-            Optional<String> next = view == null ? Optional.empty() : view.members().stream()
-                    .map(ClusterMember::workerId).filter(w -> !w.equals(workerId)).findFirst();
-            if (role != Role.LEADER || next.isEmpty()) {
-                resign(next.orElse(null), role == Role.LEADER ? "stopping; no other worker to hand over to" : "stopping");
-                done.complete();
-                return;
-            }
-            successor = next.get();
-            for (String group : coordinator.groupIds()) {
-                coordinator.group(group).ifPresent(g -> toRedirect.addAll(g.members().keySet()));
-            }
-            long started = clockMs.getAsLong();
-            LOG.info("Coordinator on {}: handing leadership (epoch {}) over to {}", workerId, leaderLog.leaderEpoch(),
-                    successor);
-            Promise<Void> answered = Promise.promise();
-            handOverAnswer = answered;
-            vertx.eventBus().<JsonObject>request(CoordinatorWire.address(clusterName, successor),
-                            new JsonObject().put(CoordinatorWire.OP, CoordinatorWire.TAKE_OVER).put("from", workerId),
-                            new DeliveryOptions().setSendTimeout(Math.max(1, timeoutMs)))
-                    .onComplete(ar -> context.runOnContext(x -> {
-                        if (ar.succeeded()) {
-                            answered.tryComplete();
-                        } else {
-                            answered.tryFail(ar.cause());
-                        }
-                    }));
-            answered.future().onComplete(ar -> {
-                handOverAnswer = null;
-                resign(successor, ar.succeeded()
-                        ? "handed over to " + successor + " in " + (clockMs.getAsLong() - started) + " ms"
-                        : "hand-over to " + successor + " failed (" + ar.cause().getMessage()
-                                + "); the cluster view decides");
-                awaitRedirected(2L * heartbeatIntervalMs).onComplete(done);
-            });
+            Set<String> members = role != Role.LEADER ? Set.of() : coordinator.groupIds().stream()
+                    .flatMap(g -> coordinator.group(g).stream()).flatMap(g -> g.members().keySet().stream())
+                    .collect(Collectors.toSet());
+            handOver.begin(view, members, timeoutMs).onComplete(done);
         });
         return done.future();
     }
 
-    private void resign(String next, String why) {
-        successor = next;
-        discard(Role.RESIGNED, why);
-    }
-
-    private Future<Void> awaitRedirected(long timeoutMs) {
-        if (toRedirect.isEmpty() || successor == null) {
-            return Future.succeededFuture();
-        }
-        redirected = Promise.promise();
-        long timer = vertx.setTimer(Math.max(1, timeoutMs), id -> {
-            if (!toRedirect.isEmpty()) {
-                LOG.info("Coordinator on {}: {} member(s) did not ask within {} ms: {}", workerId, toRedirect.size(),
-                        timeoutMs, toRedirect);
-            }
-            redirected.tryComplete();
-        });
-        return redirected.future().onComplete(ar -> vertx.cancelTimer(timer));
-    }
-
-    private void redirectedOne(String memberId) {
-        if (toRedirect.remove(memberId) && toRedirect.isEmpty() && redirected != null) {
-            redirected.tryComplete();
-        }
-    }
-
-    /** The successor's side of a hand-over: claim now, answer once leading (or failing; retries go on). */
-    private Future<Void> takeOver(Message<JsonObject> message, String from) {
-        if (stopping) {
-            message.fail(ErrorCode.NOT_COORDINATOR.code(), "worker " + workerId + " is stopping too");
-            return Future.succeededFuture();
-        }
-        if (role == Role.LEADER) {
-            message.reply(new JsonObject().put("leaderEpoch", leaderLog.leaderEpoch()));
-            return Future.succeededFuture();
-        }
-        handedOverBy = from;
-        transitionTo(Role.CLAIMING, "worker " + from + " hands leadership over");
-        int myTerm = ++term;
-        long started = clockMs.getAsLong();
-        // Prepare while the old leader still answers: load and replay the log once (warming up the code this worker
-        // may never have run), so that the window between the claim (which fences the old leader) and answering as
-        // leader is one claim and one warm replay.
-        return leaderLog.load().compose(state -> replay(state, false).map(warm -> {
-            LOG.info("Coordinator on {}: prepared to take over from {}: replayed {} records in {} ms", workerId, from,
-                    state.records().size(), clockMs.getAsLong() - started);
-            return (Void) null;
-        })).recover(e -> {
-            LOG.warn("Coordinator on {}: preparing the take-over failed, claiming anyway: {}", workerId, e.getMessage());
-            return Future.succeededFuture();
-        }).compose(v -> attemptClaim(myTerm, 0)).onComplete(ar -> {
-            if (role == Role.LEADER) {
-                message.reply(new JsonObject().put("leaderEpoch", leaderLog.leaderEpoch()));
-            } else {
-                message.fail(ErrorCode.NOT_COORDINATOR.code(), "worker " + workerId + " could not claim yet (role "
-                        + role + "); it keeps trying");
-            }
-        });
-    }
-
     private void applyView(LeaderView next) {
         view = next;
-        if (handOverAnswer != null && next.members().stream().noneMatch(m -> m.workerId().equals(successor))) {
-            // The successor stopped too (or crashed): its answer will never come, so do not wait for the timeout.
-            handOverAnswer.tryFail(new IllegalStateException("worker " + successor + " left the cluster"));
-        }
-        boolean handedToUs = handedOverBy != null && next.leader().workerId().equals(handedOverBy);
+        handOver.viewChanged(next);
+        boolean handedToUs = handOver.handedOverBy(next.leader().workerId());
         if (next.isLeader() && (role == Role.FOLLOWER || role == Role.DEPOSED)) {
             claim("this worker is the oldest cluster member");
         } else if (!next.isLeader() && role != Role.FOLLOWER && role != Role.RESIGNED && !handedToUs) {
@@ -286,7 +173,7 @@ public final class CoordinatorVerticle extends VerticleBase {
     }
 
     private void claim(String why) {
-        if (stopping) {
+        if (handOver.stopping()) {
             transitionTo(Role.RESIGNED, "not claiming (" + why + "): this worker is stopping");
             return;
         }
@@ -396,11 +283,11 @@ public final class CoordinatorVerticle extends VerticleBase {
         JsonObject body = message.body();
         String op = body.getString(CoordinatorWire.OP, "");
         if (CoordinatorWire.TAKE_OVER.equals(op)) {
-            return takeOver(message, body.getString("from", ""));
+            return handOver.takeOver(message);
         }
         if (role != Role.LEADER) {
             message.reply(notCoordinator(op, body));
-            redirectedOne(body.getString("memberId", ""));
+            handOver.redirected(body.getString("memberId", ""));
             return Future.succeededFuture();
         }
         long now = clockMs.getAsLong();
@@ -496,7 +383,7 @@ public final class CoordinatorVerticle extends VerticleBase {
             discard(Role.DEPOSED, f.getMessage());
             // Hazelcast may still call this worker the leader (split brain); try again after a session.
             vertx.setTimer(sessionTimeoutMs, id -> {
-                if (role == Role.DEPOSED && view != null && view.isLeader() && !stopping) {
+                if (role == Role.DEPOSED && view != null && view.isLeader() && !handOver.stopping()) {
                     claim("still the oldest cluster member a session after being deposed");
                 }
             });
@@ -524,6 +411,7 @@ public final class CoordinatorVerticle extends VerticleBase {
 
     private JsonObject notCoordinator(String op, JsonObject body) {
         String leader = view == null ? "unknown" : view.leader().workerId();
+        String successor = handOver.successor().orElse(null);
         String hint = successor != null ? successor : view != null && !view.isLeader() ? leader : null;
         String text = "worker " + workerId + " is not the coordinator (role " + role + "); the cluster leader is " + leader
                 + (successor != null ? "; leadership was handed over to " + successor : "");
@@ -532,6 +420,46 @@ public final class CoordinatorVerticle extends VerticleBase {
                         body.getString("memberId", ""), heartbeatIntervalMs, sessionTimeoutMs))
                 : new JsonObject().put("error", ErrorCode.NOT_COORDINATOR.code()).put("errorMessage", text);
         return hint == null ? answer : answer.put(CoordinatorWire.COORDINATOR_HINT, hint);
+    }
+
+    /** What {@link LeaderHandOver} sees and does of this host. */
+    private final class HandOverHost implements LeaderHandOver.Host {
+
+        @Override
+        public Role role() {
+            return role;
+        }
+
+        @Override
+        public long leaderEpoch() {
+            return leaderLog.leaderEpoch();
+        }
+
+        @Override
+        public void resign(String why) {
+            discard(Role.RESIGNED, why);
+        }
+
+        /**
+         * Claims at once, after one load and replay of the log while the old leader still answers (warming up the
+         * code this worker may never have run), so that the window between the claim (which fences the old leader)
+         * and answering as leader is one claim and one warm replay.
+         */
+        @Override
+        public Future<Void> claimHandedOver(String from) {
+            transitionTo(Role.CLAIMING, "worker " + from + " hands leadership over");
+            int myTerm = ++term;
+            long started = clockMs.getAsLong();
+            return leaderLog.load().compose(state -> replay(state, false).map(warm -> {
+                LOG.info("Coordinator on {}: prepared to take over from {}: replayed {} records in {} ms", workerId,
+                        from, state.records().size(), clockMs.getAsLong() - started);
+                return (Void) null;
+            })).recover(e -> {
+                LOG.warn("Coordinator on {}: preparing the take-over failed, claiming anyway: {}", workerId,
+                        e.getMessage());
+                return Future.succeededFuture();
+            }).compose(v -> attemptClaim(myTerm, 0));
+        }
     }
 
     private Future<Void> enqueue(Supplier<Future<Void>> op) {
