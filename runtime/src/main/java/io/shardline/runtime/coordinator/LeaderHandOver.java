@@ -97,6 +97,7 @@ final class LeaderHandOver {
         return state != State.SERVING;
     }
 
+    /** Where the stopping side stands (for tests). */
     State state() {
         return state;
     }
