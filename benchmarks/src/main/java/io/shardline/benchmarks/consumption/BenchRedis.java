@@ -39,12 +39,7 @@ final class BenchRedis implements AutoCloseable {
 
     /** CPU time (ms) the redis-server process used so far, from /proc (Linux). */
     long redisCpuMs() {
-        try {
-            String[] f = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + server.pid() + "/stat")).split(" ");
-            return (Long.parseLong(f[13]) + Long.parseLong(f[14])) * 10; // clock ticks of 10 ms
-        } catch (java.io.IOException | RuntimeException e) {
-            return -1;
-        }
+        return BenchStats.processCpuMs(server.pid());
     }
 
     static <T> T await(Future<T> f) {
@@ -78,20 +73,29 @@ final class BenchRedis implements AutoCloseable {
         return shards;
     }
 
-    /** Appends {@code n} small entries to a shard, pipelined 1,000 at a time. */
-    void fill(ShardId shard, int n) {
-        RedisConnection c = await(redis.connectDedicated());
-        try {
-            for (int from = 0; from < n; from += 1_000) {
-                List<Request> batch = new ArrayList<>();
-                for (int i = from; i < Math.min(n, from + 1_000); i++) {
-                    batch.add(Request.cmd(Command.XADD).arg(shard.key()).arg("*").arg("n").arg(i).arg("t").arg(0));
-                }
-                await(c.batch(batch));
-            }
-        } finally {
-            c.close();
+    /**
+     * Appends {@code n} small entries ({@code n}, {@code t} = 0) to every shard, all shards at once, each on a
+     * connection of its own with {@value #FILL_PIPELINE} entries per pipelined batch.
+     */
+    void fillAll(List<ShardId> shards, int n) {
+        List<Future<Void>> fills = new ArrayList<>();
+        for (ShardId s : shards) {
+            fills.add(redis.connectDedicated().compose(c -> fillFrom(c, s, 0, n).eventually(c::close)));
         }
+        await(Future.all(fills));
+    }
+
+    private static final int FILL_PIPELINE = 2_000;
+
+    private static Future<Void> fillFrom(RedisConnection c, ShardId shard, int from, int n) {
+        if (from >= n) {
+            return Future.succeededFuture();
+        }
+        List<Request> batch = new ArrayList<>();
+        for (int i = from; i < Math.min(n, from + FILL_PIPELINE); i++) {
+            batch.add(Request.cmd(Command.XADD).arg(shard.key()).arg("*").arg("n").arg(i).arg("t").arg(0));
+        }
+        return c.batch(batch).compose(r -> fillFrom(c, shard, from + FILL_PIPELINE, n));
     }
 
     void group(List<ShardId> shards, String group, String member, long epoch) {

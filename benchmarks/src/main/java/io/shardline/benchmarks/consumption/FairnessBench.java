@@ -1,0 +1,193 @@
+package io.shardline.benchmarks.consumption;
+
+import static io.shardline.benchmarks.consumption.BenchRedis.await;
+import static io.shardline.benchmarks.consumption.BenchRedis.shards;
+import static io.shardline.benchmarks.consumption.BenchRedis.waitUntil;
+
+import io.shardline.api.handler.ShardId;
+import io.shardline.runtime.shard.ConsumerSettings;
+import io.shardline.runtime.shard.MemberShards;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Fairness: 64 shards over 4 local workers ({@code batch.size} 100); shards 1-63 get a steady 50 records/s each
+ * (3,150/s) for the whole run; the latency of their records is measured in windows of two kinds, alternating:
+ * <ul>
+ *   <li><b>B</b>, with backlog: shard 0 holds at least 100,000 unhandled entries from the window's start to its end
+ *       (it is filled, paused, beforehand with 100,000 plus what it drains in a window, and the window ends early if
+ *       the backlog falls under 100,000);</li>
+ *   <li><b>A</b>, without: shard 0 is active and empty; as long as the B window just before it.</li>
+ * </ul>
+ * Between windows (not measured): filling shard 0, draining what is left of its backlog, and a settling pause. A
+ * record belongs to the window its XADD was issued in. The figure of record is the other shards' pooled p99 in B over
+ * their pooled p99 in A, over {@code bench.fairness.cycles} (default 8) B+A cycles of {@code bench.fairness.windowMs}
+ * (default 1,500) each, after one unmeasured warm-up cycle; the per-shard p99 ratios are printed beside it.
+ */
+final class FairnessBench {
+
+    static final int SHARDS = 64;
+    static final int BACKLOG = 100_000;
+    static final long SETTLE_MS = 200;
+
+    private FairnessBench() {
+    }
+
+    /** A measured window: XADD times in [start, end). */
+    record Window(boolean backlog, long start, long end) {
+        boolean contains(long t) {
+            return t >= start && t < end;
+        }
+    }
+
+    static void run() {
+        int cycles = Integer.getInteger("bench.fairness.cycles", 8);
+        long windowMs = Long.getLong("bench.fairness.windowMs", 1_500);
+        try (BenchRedis b = new BenchRedis()) {
+            List<ShardId> shards = shards("fair", SHARDS);
+            ShardId hot = shards.get(0);
+            b.group(shards, "g", "m", 1);
+            LatencyRecorder recorder = new LatencyRecorder(4_000_000, s -> !s.equals(hot));
+            MemberShards m = b.member("m", recorder, ConsumerSettings.defaults("g", "fair.dlq").withConcurrency(4, 100), "fair");
+            shards.forEach(s -> await(m.acquire(s, 1)));
+            SteadyProducer producer = new SteadyProducer(b, shards.subList(1, SHARDS), 3_150); // 50 rec/s per other shard
+            producer.start();
+            sleep(3_000); // warm-up of the steady part
+            Hot h = new Hot(b, m, hot, recorder);
+            h.cycle(windowMs, 200_000.0); // warm-up cycle: the backlog path compiled, the drain rate estimated
+            recorder.reset();
+            long sentAtReset = producer.sent();
+            List<Window> windows = new ArrayList<>();
+            double rate = h.lastRate;
+            for (int c = 0; c < cycles; c++) {
+                windows.addAll(h.cycle(windowMs, rate));
+                rate = h.lastRate;
+            }
+            producer.stop();
+            waitUntil(60_000, () -> recorder.count() >= producer.sent() - sentAtReset - 100); // a few handled before the reset
+
+            report(recorder, windows, cycles);
+            await(m.close());
+        }
+    }
+
+    private static void report(LatencyRecorder recorder, List<Window> windows, int cycles) {
+        // by kind (0: without backlog, 1: with) and shard: the latencies of the samples XADDed inside a window
+        LatencyRecorder.Samples samples = recorder.samples();
+        long[][][] byKind = new long[2][SHARDS][];
+        int[][] counts = new int[2][SHARDS];
+        int[] kindOf = new int[samples.sentAt().length];
+        for (int i = 0; i < kindOf.length; i++) {
+            kindOf[i] = -1;
+            for (Window w : windows) {
+                if (w.contains(samples.sentAt()[i])) {
+                    kindOf[i] = w.backlog() ? 1 : 0;
+                    counts[kindOf[i]][samples.shard()[i]]++;
+                    break;
+                }
+            }
+        }
+        for (int k = 0; k < 2; k++) {
+            for (int s = 0; s < SHARDS; s++) {
+                byKind[k][s] = new long[counts[k][s]];
+                counts[k][s] = 0;
+            }
+        }
+        for (int i = 0; i < kindOf.length; i++) {
+            if (kindOf[i] >= 0) {
+                int s = samples.shard()[i];
+                byKind[kindOf[i]][s][counts[kindOf[i]][s]++] = samples.latency()[i];
+            }
+        }
+        long[] a = pooled(byKind[0]);
+        long[] bl = pooled(byKind[1]);
+        double secondsA = windows.stream().filter(w -> !w.backlog()).mapToLong(w -> w.end() - w.start()).sum() / 1e9;
+        double secondsB = windows.stream().filter(Window::backlog).mapToLong(w -> w.end() - w.start()).sum() / 1e9;
+        System.out.printf(Locale.ROOT, "fairness, 64 shards over 4 workers, other shards without backlog, %d windows, %.1f s (load %s): %s (n=%d)%n",
+                cycles, secondsA, BenchStats.loadAverage(), BenchStats.summary(a), a.length);
+        System.out.printf(Locale.ROOT, "fairness, 64 shards over 4 workers, other shards while shard 0 has >= %d entries backlog, %d windows, "
+                + "%.1f s (load %s): %s (n=%d)%n", BACKLOG, cycles, secondsB, BenchStats.loadAverage(), BenchStats.summary(bl), bl.length);
+        List<Double> perShard = new ArrayList<>();
+        int within = 0;
+        for (int s = 1; s < SHARDS; s++) {
+            java.util.Arrays.sort(byKind[0][s]);
+            java.util.Arrays.sort(byKind[1][s]);
+            double r = BenchStats.quantileMs(byKind[1][s], 0.99) / BenchStats.quantileMs(byKind[0][s], 0.99);
+            perShard.add(r);
+            within += r <= 2.0 ? 1 : 0;
+        }
+        System.out.printf(Locale.ROOT, "fairness: per shard (~%d samples each with backlog), p99 with / without backlog: %s; %d of %d "
+                + "shards within 2x%n", bl.length / (SHARDS - 1), BenchStats.medianMinMax(perShard), within, SHARDS - 1);
+        double p99a = BenchStats.quantileMs(a, 0.99);
+        double p99b = BenchStats.quantileMs(bl, 0.99);
+        double ratio = p99b / p99a;
+        System.out.printf(Locale.ROOT, "fairness: other shards' p99 with the backlog / without = %.2f / %.2f ms = %.2fx; target <= 2x: %s%n",
+                p99b, p99a, ratio, ratio <= 2.0 ? "met" : "NOT met");
+    }
+
+    private static long[] pooled(long[][] byShard) {
+        long[] all = java.util.Arrays.stream(byShard).flatMapToLong(java.util.Arrays::stream).toArray();
+        java.util.Arrays.sort(all);
+        return all;
+    }
+
+    /** The backlogged shard: filled, drained and measured one cycle at a time. */
+    private static final class Hot {
+        private final BenchRedis b;
+        private final MemberShards member;
+        private final ShardId shard;
+        private final LatencyRecorder recorder;
+        private long filled;
+        double lastRate;
+
+        Hot(BenchRedis b, MemberShards member, ShardId shard, LatencyRecorder recorder) {
+            this.b = b;
+            this.member = member;
+            this.shard = shard;
+            this.recorder = recorder;
+        }
+
+        /** One B window then one A window of the same length; {@code rate} is the expected drain rate (records/s). */
+        List<Window> cycle(long windowMs, double rate) {
+            // fill, with shard 0 paused: 100,000 + what it drains in a window, with a margin
+            await(member.pause(shard));
+            int n = BACKLOG + (int) Math.min(2_000_000, rate * windowMs / 1000 * 1.3);
+            b.fillAll(List.of(shard), n);
+            filled += n;
+            sleep(SETTLE_MS);
+            // B: the backlog is >= 100,000 from start to end
+            long handled0 = recorder.others();
+            long start = System.nanoTime();
+            await(member.resume(shard));
+            long deadline = start + windowMs * 1_000_000L;
+            while (System.nanoTime() < deadline && filled - recorder.others() >= BACKLOG) {
+                sleep(1);
+            }
+            long end = System.nanoTime();
+            Window backlog = new Window(true, start, end);
+            lastRate = (recorder.others() - handled0) / ((end - start) / 1e9);
+            // drain the rest (not measured), drop the handled entries, settle
+            waitUntil(120_000, () -> recorder.others() >= filled);
+            await(b.redis.send(Request.cmd(Command.XTRIM).arg(shard.key()).arg("MAXLEN").arg(0)));
+            sleep(SETTLE_MS);
+            // A: shard 0 active and empty, as long as B was
+            long aStart = System.nanoTime();
+            sleep((end - start) / 1_000_000L);
+            Window none = new Window(false, aStart, System.nanoTime());
+            sleep(50); // the last records of A are handled before the next fill starts
+            return List.of(backlog, none);
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms); // the bench's own pacing between measurement windows
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
