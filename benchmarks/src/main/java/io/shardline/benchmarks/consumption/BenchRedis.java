@@ -42,6 +42,30 @@ final class BenchRedis implements AutoCloseable {
         return BenchStats.processCpuMs(server.pid());
     }
 
+    /** With {@code -Dbench.commandstats=true}: resets Redis's command statistics (see {@link #printCommandStats}). */
+    void resetCommandStats() {
+        if (Boolean.getBoolean("bench.commandstats")) {
+            await(redis.send(Request.cmd(Command.CONFIG).arg("RESETSTAT")));
+        }
+    }
+
+    /** With {@code -Dbench.commandstats=true}: prints Redis's command calls per second and time per call since the reset. */
+    void printCommandStats(String what, double seconds) {
+        if (!Boolean.getBoolean("bench.commandstats")) {
+            return;
+        }
+        String info = await(redis.send(Request.cmd(Command.INFO).arg("commandstats"))).toString();
+        StringBuilder line = new StringBuilder("redis commands during " + what + ":");
+        for (String l : info.split("\r?\n")) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("cmdstat_([^:]+):calls=(\\d+),usec=(\\d+),usec_per_call=([0-9.]+)").matcher(l);
+            if (m.find()) {
+                line.append(String.format(java.util.Locale.ROOT, " %s %.0f/s (%.0f ms/s, %s us each);", m.group(1),
+                        Long.parseLong(m.group(2)) / seconds, Long.parseLong(m.group(3)) / 1000.0 / seconds, m.group(4)));
+            }
+        }
+        System.out.println(line);
+    }
+
     static <T> T await(Future<T> f) {
         try {
             return f.toCompletionStage().toCompletableFuture().get(10, TimeUnit.MINUTES);

@@ -135,7 +135,7 @@ final class BenchStats {
             return null;
         }
         try {
-            jdk.jfr.Recording r = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+            jdk.jfr.Recording r = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration(System.getProperty("perf.jfr.settings", "profile")));
             r.enable("jdk.ExecutionSample").withPeriod(java.time.Duration.ofMillis(1));
             r.start();
             return r;

@@ -36,10 +36,39 @@ final class FairnessBench {
     private FairnessBench() {
     }
 
-    /** A measured window: XADD times in [start, end). */
-    record Window(boolean backlog, long start, long end) {
+    /** A measured window: XADD times in [start, end), and what it cost (see {@link Usage}). */
+    record Window(boolean backlog, long start, long end, Usage usage) {
         boolean contains(long t) {
             return t >= start && t < end;
+        }
+    }
+
+    /** CPU (ms) of redis-server, of the JVM and of its event loops, and GC pauses (ms, count) over a window. */
+    record Usage(long redisMs, long jvmMs, long eventLoopMs, long gcMs, long gcCount, long hotHandled) {
+        static Usage now(BenchRedis b, LatencyRecorder recorder) {
+            long gcMs = 0;
+            long gcCount = 0;
+            for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+                gcMs += Math.max(0, gc.getCollectionTime());
+                gcCount += Math.max(0, gc.getCollectionCount());
+            }
+            return new Usage(b.redisCpuMs(), BenchStats.jvmCpuMs(), BenchStats.threadCpuByKind().getOrDefault("event loops", 0L), gcMs, gcCount,
+                    recorder.others());
+        }
+
+        Usage minus(Usage o) {
+            return new Usage(redisMs - o.redisMs, jvmMs - o.jvmMs, eventLoopMs - o.eventLoopMs, gcMs - o.gcMs, gcCount - o.gcCount,
+                    hotHandled - o.hotHandled);
+        }
+
+        Usage plus(Usage o) {
+            return new Usage(redisMs + o.redisMs, jvmMs + o.jvmMs, eventLoopMs + o.eventLoopMs, gcMs + o.gcMs, gcCount + o.gcCount,
+                    hotHandled + o.hotHandled);
+        }
+
+        String perSecond(double seconds) {
+            return String.format(Locale.ROOT, "per second: redis CPU %.0f ms, JVM CPU %.0f ms (event loops %.0f ms), GC pauses %.1f ms in %.1f",
+                    redisMs / seconds, jvmMs / seconds, eventLoopMs / seconds, gcMs / seconds, gcCount / seconds);
         }
     }
 
@@ -106,10 +135,13 @@ final class FairnessBench {
         long[] bl = pooled(byKind[1]);
         double secondsA = windows.stream().filter(w -> !w.backlog()).mapToLong(w -> w.end() - w.start()).sum() / 1e9;
         double secondsB = windows.stream().filter(Window::backlog).mapToLong(w -> w.end() - w.start()).sum() / 1e9;
-        System.out.printf(Locale.ROOT, "fairness, 64 shards over 4 workers, other shards without backlog, %d windows, %.1f s (load %s): %s (n=%d)%n",
-                cycles, secondsA, BenchStats.loadAverage(), BenchStats.summary(a), a.length);
+        Usage usageA = windows.stream().filter(w -> !w.backlog()).map(Window::usage).reduce(Usage::plus).orElseThrow();
+        Usage usageB = windows.stream().filter(Window::backlog).map(Window::usage).reduce(Usage::plus).orElseThrow();
+        System.out.printf(Locale.ROOT, "fairness, 64 shards over 4 workers, other shards without backlog, %d windows, %.1f s (load %s): %s (n=%d); "
+                + "%s%n", cycles, secondsA, BenchStats.loadAverage(), BenchStats.summary(a), a.length, usageA.perSecond(secondsA));
         System.out.printf(Locale.ROOT, "fairness, 64 shards over 4 workers, other shards while shard 0 has >= %d entries backlog, %d windows, "
-                + "%.1f s (load %s): %s (n=%d)%n", BACKLOG, cycles, secondsB, BenchStats.loadAverage(), BenchStats.summary(bl), bl.length);
+                + "%.1f s (load %s): %s (n=%d); %s; shard 0 drained %.0f rec/s%n", BACKLOG, cycles, secondsB, BenchStats.loadAverage(),
+                BenchStats.summary(bl), bl.length, usageB.perSecond(secondsB), usageB.hotHandled() / secondsB);
         List<Double> perShard = new ArrayList<>();
         int within = 0;
         for (int s = 1; s < SHARDS; s++) {
@@ -154,12 +186,13 @@ final class FairnessBench {
         List<Window> cycle(long windowMs, double rate) {
             // fill, with shard 0 paused: 100,000 + what it drains in a window, with a margin
             await(member.pause(shard));
-            int n = BACKLOG + (int) Math.min(2_000_000, rate * windowMs / 1000 * 1.3);
+            int n = BACKLOG + (int) Math.min(2_000_000, rate * windowMs / 1000 * 1.6);
             b.fillAll(List.of(shard), n);
             filled += n;
             sleep(SETTLE_MS);
             // B: the backlog is >= 100,000 from start to end
             long handled0 = recorder.others();
+            Usage u0 = Usage.now(b, recorder);
             long start = System.nanoTime();
             await(member.resume(shard));
             long deadline = start + windowMs * 1_000_000L;
@@ -167,16 +200,17 @@ final class FairnessBench {
                 sleep(1);
             }
             long end = System.nanoTime();
-            Window backlog = new Window(true, start, end);
+            Window backlog = new Window(true, start, end, Usage.now(b, recorder).minus(u0));
             lastRate = (recorder.others() - handled0) / ((end - start) / 1e9);
             // drain the rest (not measured), drop the handled entries, settle
             waitUntil(120_000, () -> recorder.others() >= filled);
             await(b.redis.send(Request.cmd(Command.XTRIM).arg(shard.key()).arg("MAXLEN").arg(0)));
             sleep(SETTLE_MS);
             // A: shard 0 active and empty, as long as B was
+            Usage ua = Usage.now(b, recorder);
             long aStart = System.nanoTime();
             sleep((end - start) / 1_000_000L);
-            Window none = new Window(false, aStart, System.nanoTime());
+            Window none = new Window(false, aStart, System.nanoTime(), Usage.now(b, recorder).minus(ua));
             sleep(50); // the last records of A are handled before the next fill starts
             return List.of(backlog, none);
         }

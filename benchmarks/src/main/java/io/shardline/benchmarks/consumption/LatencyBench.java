@@ -32,13 +32,24 @@ final class LatencyBench {
             producer.run(5_000); // warm-up
             recorder.reset();
             long gc0 = gcMs();
+            long redis0 = b.redisCpuMs();
+            long jvm0 = BenchStats.jvmCpuMs();
+            java.util.Map<String, Long> threads0 = BenchStats.threadCpuByKind();
+            jdk.jfr.Recording recording = BenchStats.startRecording();
+            b.resetCommandStats();
             producer.run(measuredMs);
+            b.printCommandStats("the latency run", measuredMs / 1000.0);
+            BenchStats.stopRecording(recording, "latency");
+            double seconds = measuredMs / 1000.0;
+            String cpu = String.format(Locale.ROOT, "per second: redis CPU %.0f ms, JVM CPU %.0f ms, threads %s",
+                    (b.redisCpuMs() - redis0) / seconds, (BenchStats.jvmCpuMs() - jvm0) / seconds,
+                    BenchStats.minus(BenchStats.threadCpuByKind(), threads0));
             waitUntil(30_000, () -> recorder.count() >= producer.sentSinceReset());
             long[] all = recorder.latencies();
             double p99 = BenchStats.quantileMs(all, 0.99);
-            System.out.printf(Locale.ROOT, "latency at 10000 rec/s, 16 shards, 4 workers, %d s (load %s): %s (n=%d, GC pauses %d ms); "
-                            + "target p99 <= 5 ms: %s%n", measuredMs / 1000, BenchStats.loadAverage(), BenchStats.summary(all),
-                    all.length, gcMs() - gc0, p99 <= 5.0 ? "met" : "NOT met");
+            System.out.printf(Locale.ROOT, "latency at 10000 rec/s, 16 shards, 4 workers, %d s (load %s): %s (n=%d, GC pauses %d ms; "
+                            + "%s); target p99 <= 5 ms: %s%n", measuredMs / 1000, BenchStats.loadAverage(), BenchStats.summary(all),
+                    all.length, gcMs() - gc0, cpu, p99 <= 5.0 ? "met" : "NOT met");
             await(m.close());
         }
     }
