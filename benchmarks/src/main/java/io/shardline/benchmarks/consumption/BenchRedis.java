@@ -51,19 +51,31 @@ final class BenchRedis implements AutoCloseable {
 
     /** With {@code -Dbench.commandstats=true}: prints Redis's command calls per second and time per call since the reset. */
     void printCommandStats(String what, double seconds) {
-        if (!Boolean.getBoolean("bench.commandstats")) {
-            return;
+        if (Boolean.getBoolean("bench.commandstats")) {
+            System.out.println(formatCommandStats(what, commandStats(new java.util.TreeMap<>()), seconds));
         }
+    }
+
+    /** Adds Redis's command calls and microseconds since the last reset to {@code into} (command -> {calls, usec}). */
+    java.util.Map<String, long[]> commandStats(java.util.Map<String, long[]> into) {
         String info = await(redis.send(Request.cmd(Command.INFO).arg("commandstats"))).toString();
-        StringBuilder line = new StringBuilder("redis commands during " + what + ":");
-        for (String l : info.split("\r?\n")) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("cmdstat_([^:]+):calls=(\\d+),usec=(\\d+),usec_per_call=([0-9.]+)").matcher(l);
-            if (m.find()) {
-                line.append(String.format(java.util.Locale.ROOT, " %s %.0f/s (%.0f ms/s, %s us each);", m.group(1),
-                        Long.parseLong(m.group(2)) / seconds, Long.parseLong(m.group(3)) / 1000.0 / seconds, m.group(4)));
+        java.util.regex.Pattern p = java.util.regex.Pattern.compile("cmdstat_([^:]+):calls=(\\d+),usec=(\\d+)");
+        for (String l : info.split("\\r?\\n")) {
+            java.util.regex.Matcher m = p.matcher(l);
+            if (m.find() && !m.group(1).startsWith("config") && !m.group(1).startsWith("info")) {
+                long[] v = into.computeIfAbsent(m.group(1), k -> new long[2]);
+                v[0] += Long.parseLong(m.group(2));
+                v[1] += Long.parseLong(m.group(3));
             }
         }
-        System.out.println(line);
+        return into;
+    }
+
+    static String formatCommandStats(String what, java.util.Map<String, long[]> stats, double seconds) {
+        StringBuilder line = new StringBuilder("redis commands during " + what + ":");
+        stats.forEach((cmd, v) -> line.append(String.format(java.util.Locale.ROOT, " %s %.0f/s (%.1f us each, %.0f ms/s);", cmd,
+                v[0] / seconds, v[0] == 0 ? 0.0 : (double) v[1] / v[0], v[1] / 1000.0 / seconds)));
+        return line.toString();
     }
 
     static <T> T await(Future<T> f) {

@@ -24,8 +24,10 @@ import java.util.Locale;
  * </ul>
  * Between windows (not measured): filling shard 0, draining what is left of its backlog, and a settling pause. A
  * record belongs to the window its XADD was issued in. The figure of record is the other shards' pooled p99 in B over
- * their pooled p99 in A, over {@code bench.fairness.cycles} (default 8) B+A cycles of {@code bench.fairness.windowMs}
- * (default 1,500) each, after one unmeasured warm-up cycle; the per-shard p99 ratios are printed beside it.
+ * their pooled p99 in A, over {@code bench.fairness.cycles} (default 12) B+A cycles of {@code bench.fairness.windowMs}
+ * (default 1,000) each, after one unmeasured warm-up cycle. Printed beside it: the per-shard p99 ratios, and the median
+ * over cycles of each cycle's own ratio (B's p99 over the next A's), which a burst of another process's CPU use in one
+ * window moves less than the pooled figure.
  */
 final class FairnessBench {
 
@@ -73,8 +75,8 @@ final class FairnessBench {
     }
 
     static void run() {
-        int cycles = Integer.getInteger("bench.fairness.cycles", 8);
-        long windowMs = Long.getLong("bench.fairness.windowMs", 1_500);
+        int cycles = Integer.getInteger("bench.fairness.cycles", 12);
+        long windowMs = Long.getLong("bench.fairness.windowMs", 1_000);
         try (BenchRedis b = new BenchRedis()) {
             List<ShardId> shards = shards("fair", SHARDS);
             ShardId hot = shards.get(0);
@@ -99,6 +101,12 @@ final class FairnessBench {
             waitUntil(60_000, () -> recorder.count() >= producer.sent() - sentAtReset - 100); // a few handled before the reset
 
             report(recorder, windows, cycles);
+            if (Boolean.getBoolean("bench.commandstats")) {
+                double sa = windows.stream().filter(w -> !w.backlog()).mapToLong(w -> w.end() - w.start()).sum() / 1e9;
+                double sb = windows.stream().filter(Window::backlog).mapToLong(w -> w.end() - w.start()).sum() / 1e9;
+                System.out.println(BenchRedis.formatCommandStats("the windows without backlog", h.commandsA, sa));
+                System.out.println(BenchRedis.formatCommandStats("the windows with backlog", h.commandsB, sb));
+            }
             await(m.close());
         }
     }
@@ -131,6 +139,17 @@ final class FairnessBench {
                 byKind[kindOf[i]][s][counts[kindOf[i]][s]++] = samples.latency()[i];
             }
         }
+        // per cycle: the p99 of its B window over the p99 of its A window (windows come as B, A, B, A, ...)
+        List<Double> perCycle = new ArrayList<>();
+        for (int c = 0; c + 1 < windows.size(); c += 2) {
+            Window wb = windows.get(c);
+            Window wa = windows.get(c + 1);
+            long[] lb = java.util.stream.IntStream.range(0, kindOf.length).filter(i -> wb.contains(samples.sentAt()[i]))
+                    .mapToLong(i -> samples.latency()[i]).sorted().toArray();
+            long[] la = java.util.stream.IntStream.range(0, kindOf.length).filter(i -> wa.contains(samples.sentAt()[i]))
+                    .mapToLong(i -> samples.latency()[i]).sorted().toArray();
+            perCycle.add(BenchStats.quantileMs(lb, 0.99) / BenchStats.quantileMs(la, 0.99));
+        }
         long[] a = pooled(byKind[0]);
         long[] bl = pooled(byKind[1]);
         double secondsA = windows.stream().filter(w -> !w.backlog()).mapToLong(w -> w.end() - w.start()).sum() / 1e9;
@@ -153,6 +172,7 @@ final class FairnessBench {
         }
         System.out.printf(Locale.ROOT, "fairness: per shard (~%d samples each with backlog), p99 with / without backlog: %s; %d of %d "
                 + "shards within 2x%n", bl.length / (SHARDS - 1), BenchStats.medianMinMax(perShard), within, SHARDS - 1);
+        System.out.printf(Locale.ROOT, "fairness: per cycle, p99 with / without backlog: %s%n", BenchStats.medianMinMax(perCycle));
         double p99a = BenchStats.quantileMs(a, 0.99);
         double p99b = BenchStats.quantileMs(bl, 0.99);
         double ratio = p99b / p99a;
@@ -174,6 +194,8 @@ final class FairnessBench {
         private final LatencyRecorder recorder;
         private long filled;
         double lastRate;
+        final java.util.Map<String, long[]> commandsA = new java.util.TreeMap<>();
+        final java.util.Map<String, long[]> commandsB = new java.util.TreeMap<>();
 
         Hot(BenchRedis b, MemberShards member, ShardId shard, LatencyRecorder recorder) {
             this.b = b;
@@ -192,6 +214,7 @@ final class FairnessBench {
             sleep(SETTLE_MS);
             // B: the backlog is >= 100,000 from start to end
             long handled0 = recorder.others();
+            b.resetCommandStats();
             Usage u0 = Usage.now(b, recorder);
             long start = System.nanoTime();
             await(member.resume(shard));
@@ -201,16 +224,23 @@ final class FairnessBench {
             }
             long end = System.nanoTime();
             Window backlog = new Window(true, start, end, Usage.now(b, recorder).minus(u0));
+            if (Boolean.getBoolean("bench.commandstats")) {
+                b.commandStats(commandsB);
+            }
             lastRate = (recorder.others() - handled0) / ((end - start) / 1e9);
             // drain the rest (not measured), drop the handled entries, settle
             waitUntil(120_000, () -> recorder.others() >= filled);
             await(b.redis.send(Request.cmd(Command.XTRIM).arg(shard.key()).arg("MAXLEN").arg(0)));
             sleep(SETTLE_MS);
             // A: shard 0 active and empty, as long as B was
+            b.resetCommandStats();
             Usage ua = Usage.now(b, recorder);
             long aStart = System.nanoTime();
             sleep((end - start) / 1_000_000L);
             Window none = new Window(false, aStart, System.nanoTime(), Usage.now(b, recorder).minus(ua));
+            if (Boolean.getBoolean("bench.commandstats")) {
+                b.commandStats(commandsA);
+            }
             sleep(50); // the last records of A are handled before the next fill starts
             return List.of(backlog, none);
         }
