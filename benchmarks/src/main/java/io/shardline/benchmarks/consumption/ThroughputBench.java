@@ -43,8 +43,10 @@ final class ThroughputBench {
     static final int SHARDS = 16;
     static final int BATCH = 100;
 
-    /** Thread CPU by kind right when the last measured side finished (before its member closed). */
+    /** Thread CPU by kind, redis-server CPU and JVM CPU right when the last measured side finished (before its member closed). */
     private static Map<String, Long> lastThreads = Map.of();
+    private static long lastRedisCpu;
+    private static long lastJvmCpu;
 
     private ThroughputBench() {
     }
@@ -150,9 +152,6 @@ final class ThroughputBench {
         // lastThreads, redis and JVM CPU are taken when the last record was handled, before the member closed
         return new Side(rate, lastRedisCpu - redis0, lastJvmCpu - jvm0, BenchStats.minus(lastThreads, threads0));
     }
-
-    private static long lastRedisCpu;
-    private static long lastJvmCpu;
 
     private static void sideDone(BenchRedis b) {
         lastThreads = BenchStats.threadCpuByKind();
