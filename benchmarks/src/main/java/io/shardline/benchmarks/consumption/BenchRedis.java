@@ -39,12 +39,43 @@ final class BenchRedis implements AutoCloseable {
 
     /** CPU time (ms) the redis-server process used so far, from /proc (Linux). */
     long redisCpuMs() {
-        try {
-            String[] f = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + server.pid() + "/stat")).split(" ");
-            return (Long.parseLong(f[13]) + Long.parseLong(f[14])) * 10; // clock ticks of 10 ms
-        } catch (java.io.IOException | RuntimeException e) {
-            return -1;
+        return BenchStats.processCpuMs(server.pid());
+    }
+
+    /** With {@code -Dbench.commandstats=true}: resets Redis's command statistics (see {@link #printCommandStats}). */
+    void resetCommandStats() {
+        if (Boolean.getBoolean("bench.commandstats")) {
+            await(redis.send(Request.cmd(Command.CONFIG).arg("RESETSTAT")));
         }
+    }
+
+    /** With {@code -Dbench.commandstats=true}: prints Redis's command calls per second and time per call since the reset. */
+    void printCommandStats(String what, double seconds) {
+        if (Boolean.getBoolean("bench.commandstats")) {
+            System.out.println(formatCommandStats(what, commandStats(new java.util.TreeMap<>()), seconds));
+        }
+    }
+
+    /** Adds Redis's command calls and microseconds since the last reset to {@code into} (command -> {calls, usec}). */
+    java.util.Map<String, long[]> commandStats(java.util.Map<String, long[]> into) {
+        String info = await(redis.send(Request.cmd(Command.INFO).arg("commandstats"))).toString();
+        java.util.regex.Pattern p = java.util.regex.Pattern.compile("cmdstat_([^:]+):calls=(\\d+),usec=(\\d+)");
+        for (String l : info.split("\\r?\\n")) {
+            java.util.regex.Matcher m = p.matcher(l);
+            if (m.find() && !m.group(1).startsWith("config") && !m.group(1).startsWith("info")) {
+                long[] v = into.computeIfAbsent(m.group(1), k -> new long[2]);
+                v[0] += Long.parseLong(m.group(2));
+                v[1] += Long.parseLong(m.group(3));
+            }
+        }
+        return into;
+    }
+
+    static String formatCommandStats(String what, java.util.Map<String, long[]> stats, double seconds) {
+        StringBuilder line = new StringBuilder("redis commands during " + what + ":");
+        stats.forEach((cmd, v) -> line.append(String.format(java.util.Locale.ROOT, " %s %.0f/s (%.1f us each, %.0f ms/s);", cmd,
+                v[0] / seconds, v[0] == 0 ? 0.0 : (double) v[1] / v[0], v[1] / 1000.0 / seconds)));
+        return line.toString();
     }
 
     static <T> T await(Future<T> f) {
@@ -78,20 +109,29 @@ final class BenchRedis implements AutoCloseable {
         return shards;
     }
 
-    /** Appends {@code n} small entries to a shard, pipelined 1,000 at a time. */
-    void fill(ShardId shard, int n) {
-        RedisConnection c = await(redis.connectDedicated());
-        try {
-            for (int from = 0; from < n; from += 1_000) {
-                List<Request> batch = new ArrayList<>();
-                for (int i = from; i < Math.min(n, from + 1_000); i++) {
-                    batch.add(Request.cmd(Command.XADD).arg(shard.key()).arg("*").arg("n").arg(i).arg("t").arg(0));
-                }
-                await(c.batch(batch));
-            }
-        } finally {
-            c.close();
+    /**
+     * Appends {@code n} small entries ({@code n}, {@code t} = 0) to every shard, all shards at once, each on a
+     * connection of its own with {@value #FILL_PIPELINE} entries per pipelined batch.
+     */
+    void fillAll(List<ShardId> shards, int n) {
+        List<Future<Void>> fills = new ArrayList<>();
+        for (ShardId s : shards) {
+            fills.add(redis.connectDedicated().compose(c -> fillFrom(c, s, 0, n).eventually(c::close)));
         }
+        await(Future.all(fills));
+    }
+
+    private static final int FILL_PIPELINE = 2_000;
+
+    private static Future<Void> fillFrom(RedisConnection c, ShardId shard, int from, int n) {
+        if (from >= n) {
+            return Future.succeededFuture();
+        }
+        List<Request> batch = new ArrayList<>();
+        for (int i = from; i < Math.min(n, from + FILL_PIPELINE); i++) {
+            batch.add(Request.cmd(Command.XADD).arg(shard.key()).arg("*").arg("n").arg(i).arg("t").arg(0));
+        }
+        return c.batch(batch).compose(r -> fillFrom(c, shard, from + FILL_PIPELINE, n));
     }
 
     void group(List<ShardId> shards, String group, String member, long epoch) {

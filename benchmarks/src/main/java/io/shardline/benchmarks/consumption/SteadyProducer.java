@@ -10,7 +10,8 @@ import java.util.function.BooleanSupplier;
 /**
  * Writes records at a steady rate round-robin over shards, each with {@code t} = System.nanoTime() when
  * its XADD is issued (so the consumer in the same JVM measures end-to-end latency). Issues the XADDs due
- * every millisecond from a 1 ms timer.
+ * every half millisecond from a loop on the calling thread ({@link #run}, {@link #runWhile}) or on a thread of its own
+ * ({@link #start}).
  */
 final class SteadyProducer {
 
@@ -22,6 +23,8 @@ final class SteadyProducer {
     private final AtomicLong sent = new AtomicLong();
     private long sentAtReset;
     private int next;
+    private volatile boolean stopped;
+    private Thread thread;
 
     SteadyProducer(BenchRedis b, List<ShardId> shards, long ratePerSecond) {
         this.b = b;
@@ -56,7 +59,31 @@ final class SteadyProducer {
             }
             java.util.concurrent.locks.LockSupport.parkNanos(500_000); // pacing of the producer loop
         }
-        BenchRedis.waitUntil(30_000, () -> sent.get() - sentAtReset >= 0);
+        long expected = sentAtReset + issued;
+        BenchRedis.waitUntil(30_000, () -> sent.get() >= expected);
+    }
+
+    /** Produces on a thread of its own until {@link #stop()}. */
+    void start() {
+        stopped = false;
+        thread = new Thread(() -> runWhile(() -> !stopped), "steady-producer");
+        thread.start();
+    }
+
+    /** Stops the producer started by {@link #start()} and waits until Redis acknowledged what it sent. */
+    void stop() {
+        stopped = true;
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Records acknowledged by Redis so far. */
+    long sent() {
+        return sent.get();
     }
 
     /** Records acknowledged by Redis since the last run started. */

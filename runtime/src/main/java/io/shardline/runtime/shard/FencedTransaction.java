@@ -16,12 +16,12 @@ import java.util.concurrent.TimeUnit;
  * The hot path's fenced ack-and-read without a script: optimistic locking on the shard's owner key, on a
  * connection of its own ({@link ExclusiveConnections}).
  * <ol>
- *   <li>{@code WATCH <owner key>} and {@code HMGET <owner key> owner epoch}, pipelined; a different owner or
+ *   <li>{@code WATCH <owner key>} and {@code HMGET <owner key> owner epoch}, pipelined (one write); a different owner or
  *       epoch (or none) ends here with {@code FENCED ...} (or {@code NOOWNER ...}) after {@code UNWATCH}:
  *       nothing was acknowledged or read;</li>
  *   <li>{@code MULTI}, the acknowledgement ({@code XACK}; {@code XACK}+{@code XDEL}; or {@code XACKDEL} on
  *       Redis 8.2+), {@code XREADGROUP ... COUNT n STREAMS <shard> >}, {@code XREVRANGE <shard> + - COUNT 1}
- *       (the wake-up position when nothing new came), {@code EXEC}, pipelined.</li>
+ *       (the wake-up position when nothing new came), {@code EXEC}, pipelined (one write).</li>
  * </ol>
  * {@code EXEC} runs the queued commands only if the owner key was not written since the {@code WATCH}, that
  * is only if the owner and epoch checked in step 1 still hold when the transaction runs: the same guarantee as
@@ -58,71 +58,62 @@ final class FencedTransaction {
 
     private Future<ShardCommands.ReadResult> attempt(RedisConnection c, ShardId shard, String group, String member,
                                                      long epoch, String ackMode, List<String> ids, int count, int attempt) {
-        // Replies on one connection come in order, so when a later command's future completes every earlier one has
-        // completed too: each step chains on the last command's future only. (Future.all would also give a future
-        // without a context, whose timeout then runs on Netty's global executor thread: a thread hop per batch.)
+        // Each step's commands go out as one pipelined write (RedisConnection.batch: one buffer, one future for the
+        // step), in the order listed; a command failed (refused at queue time, say) fails the step.
         String ownerKey = shard.ownerKey(group);
-        Future<Response> watch = send(c, Request.cmd(Command.WATCH).arg(ownerKey));
-        Future<Response> owner = send(c, Request.cmd(Command.HMGET).arg(ownerKey).arg("owner").arg("epoch"));
-        return owner.compose(ownerReply -> {
-            if (watch.failed()) {
-                return Future.failedFuture(watch.cause());
-            }
-            String refusal = refusal(shard, ownerReply, member, epoch);
-            if (refusal != null) {
-                return send(c, Request.cmd(Command.UNWATCH)).transform(ar -> Future.failedFuture(refusal));
-            }
-            Future<?>[] queued = new Future<?>[5];
-            queued[0] = send(c, Request.cmd(Command.MULTI));
-            int acks = queueAck(c, queued, shard, group, ackMode, ids);
-            queued[1 + acks] = send(c, Request.cmd(Command.XREADGROUP).arg("GROUP").arg(group).arg(member).arg("COUNT").arg(count)
-                    .arg("STREAMS").arg(shard.key()).arg(">"));
-            queued[2 + acks] = send(c, Request.cmd(Command.XREVRANGE).arg(shard.key()).arg("+").arg("-").arg("COUNT").arg(1));
-            return send(c, Request.cmd(Command.EXEC)).compose(replies -> {
-                for (int i = 0; i < 3 + acks; i++) {
-                    if (queued[i].failed()) {
-                        return Future.failedFuture(queued[i].cause());
+        return c.batch(List.of(Request.cmd(Command.WATCH).arg(ownerKey),
+                Request.cmd(Command.HMGET).arg(ownerKey).arg("owner").arg("epoch"))).compose(checked -> {
+                    String refusal = refusal(shard, checked.get(1), member, epoch);
+                    if (refusal != null) {
+                        return c.send(Request.cmd(Command.UNWATCH)).transform(ar -> Future.failedFuture(refusal));
                     }
-                }
-                if (replies == null) {
-                    if (attempt >= MAX_ABORTS) {
-                        return Future.failedFuture("WATCH of " + ownerKey + " aborted the transaction " + attempt
-                                + " times while the owner stayed " + member + " epoch " + epoch);
-                    }
-                    return attempt(c, shard, group, member, epoch, ackMode, ids, count, attempt + 1);
-                }
-                for (int i = 0; i < replies.size(); i++) {
-                    Response r = replies.get(i);
-                    if (r != null && r.type() == ResponseType.ERROR) {
-                        return Future.failedFuture(r.toString());
-                    }
-                }
-                return Future.succeededFuture(parse(shard, replies.get(acks), replies.get(acks + 1)));
-            });
-        });
+                    List<Request> queued = new ArrayList<>(6);
+                    queued.add(Request.cmd(Command.MULTI));
+                    int acks = queueAck(queued, shard, group, ackMode, ids);
+                    queued.add(Request.cmd(Command.XREADGROUP).arg("GROUP").arg(group).arg(member).arg("COUNT").arg(count)
+                            .arg("STREAMS").arg(shard.key()).arg(">"));
+                    queued.add(Request.cmd(Command.XREVRANGE).arg(shard.key()).arg("+").arg("-").arg("COUNT").arg(1));
+                    queued.add(Request.cmd(Command.EXEC));
+                    return c.batch(queued).compose(replies -> {
+                        Response exec = replies.get(replies.size() - 1);
+                        if (exec == null) {
+                            if (attempt >= MAX_ABORTS) {
+                                return Future.failedFuture("WATCH of " + ownerKey + " aborted the transaction " + attempt
+                                        + " times while the owner stayed " + member + " epoch " + epoch);
+                            }
+                            return attempt(c, shard, group, member, epoch, ackMode, ids, count, attempt + 1);
+                        }
+                        for (int i = 0; i < exec.size(); i++) {
+                            Response r = exec.get(i);
+                            if (r != null && r.type() == ResponseType.ERROR) {
+                                return Future.failedFuture(r.toString());
+                            }
+                        }
+                        return Future.succeededFuture(parse(shard, exec.get(acks), exec.get(acks + 1)));
+                    });
+                });
     }
 
     /** Queues the acknowledgement commands; returns how many replies they add to {@code EXEC}'s. */
-    private int queueAck(RedisConnection c, Future<?>[] queued, ShardId shard, String group, String ackMode,
-                         List<String> ids) {
+    private static int queueAck(List<Request> queued, ShardId shard, String group, String ackMode, List<String> ids) {
         if (ids.isEmpty()) {
             return 0;
         }
         if ("XACKDEL".equals(ackMode)) {
             Request req = Request.cmd(Command.create("XACKDEL")).arg(shard.key()).arg(group).arg("IDS").arg(ids.size());
             ids.forEach(req::arg);
-            queued[1] = send(c, req);
+            queued.add(req);
             return 1;
         }
         Request xack = Request.cmd(Command.XACK).arg(shard.key()).arg(group);
         ids.forEach(xack::arg);
-        queued[1] = send(c, xack);
+        queued.add(xack);
         if (!"DEL".equals(ackMode)) {
             return 1;
         }
         Request xdel = Request.cmd(Command.XDEL).arg(shard.key());
         ids.forEach(xdel::arg);
-        queued[2] = send(c, xdel);
+        queued.add(xdel);
         return 2;
     }
 
@@ -154,9 +145,5 @@ final class FencedTransaction {
             records.add(new StreamRecord(shard, entry.get(0).toString(), ShardCommands.fields(entry.get(1)), 1));
         }
         return new ShardCommands.ReadResult(records.get(records.size() - 1).entryId(), records);
-    }
-
-    private static Future<Response> send(RedisConnection c, Request request) {
-        return c.send(request);
     }
 }

@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
 final class WakeUpLoop {
 
     private static final Logger LOG = LoggerFactory.getLogger(WakeUpLoop.class);
-    private static final long UNBLOCK_DELAY_MS = 2;
+    /** How long a shard gone idle may wait for the blocking read to return by itself before it is interrupted. */
+    static final long UNBLOCK_DELAY_MS = 2;
     /** The longest poll interval in cluster mode. */
     static final long MAX_CLUSTER_POLL_MS = 50;
 
@@ -56,7 +57,9 @@ final class WakeUpLoop {
     private boolean reading;
     private boolean unblockSent;
     private boolean unblockScheduled;
-    private long readGeneration;
+    /** A shard went idle after the blocking read in flight was issued: that read does not watch it. */
+    private boolean unwatched;
+    private final long unblockDelayMs;
     private boolean closed;
     private int failures;
     private final boolean cluster;
@@ -64,6 +67,12 @@ final class WakeUpLoop {
     private boolean pollScheduled;
 
     WakeUpLoop(ShardRedis redis, Context context, long blockMs, Consumer<ShardId> onWake) {
+        this(redis, context, blockMs, UNBLOCK_DELAY_MS, onWake);
+    }
+
+    /** As the other constructor, with the delay before a blocking read is interrupted for a shard gone idle (tests). */
+    WakeUpLoop(ShardRedis redis, Context context, long blockMs, long unblockDelayMs, Consumer<ShardId> onWake) {
+        this.unblockDelayMs = unblockDelayMs;
         this.redis = redis;
         this.context = context;
         this.blockMs = blockMs;
@@ -76,6 +85,7 @@ final class WakeUpLoop {
     void add(ShardId shard, String id) {
         idle.put(shard, id);
         if (reading) {
+            unwatched = true;
             interruptSoon();
         } else {
             kick();
@@ -119,7 +129,7 @@ final class WakeUpLoop {
         shards.forEach(s -> req.arg(idle.get(s)));
         reading = true;
         unblockSent = false;
-        readGeneration++;
+        unwatched = false;
         RedisConnection c = connection;
         onContext(c.send(req).timeout(blockMs + redis.commandTimeoutMs(), TimeUnit.MILLISECONDS), ar -> {
             reading = false;
@@ -201,19 +211,20 @@ final class WakeUpLoop {
 
     /**
      * Interrupts the blocking read so it is issued again with the new idle set, unless it returns by
-     * itself within {@value #UNBLOCK_DELAY_MS} ms (under load it does, as soon as any idle shard gets an
-     * entry): this keeps {@code CLIENT UNBLOCK} off the hot path while a shard that went idle waits at most
-     * a few milliseconds to be watched.
+     * itself within {@code unblockDelayMs} ({@value #UNBLOCK_DELAY_MS} ms; under load it does, as soon as any idle
+     * shard gets an entry): this keeps {@code CLIENT UNBLOCK} off the hot path while a shard that went idle waits at
+     * most a few milliseconds to be watched. The timer looks at the read in flight when it fires: a read issued
+     * after the timer was set still misses the shards that went idle after it was issued ({@code unwatched}), so it
+     * is interrupted too (one timer serves them all).
      */
     private void interruptSoon() {
         if (unblockScheduled || unblockSent) {
             return;
         }
         unblockScheduled = true;
-        long generation = readGeneration;
-        context.owner().setTimer(UNBLOCK_DELAY_MS, t -> context.runOnContext(v -> {
+        context.owner().setTimer(unblockDelayMs, t -> context.runOnContext(v -> {
             unblockScheduled = false;
-            if (reading && readGeneration == generation) {
+            if (reading && unwatched) {
                 interrupt();
             }
         }));

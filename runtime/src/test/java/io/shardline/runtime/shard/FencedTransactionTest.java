@@ -109,7 +109,7 @@ class FencedTransactionTest {
         throw new AssertionError("no last-delivered-id in " + g);
     }
 
-    /** Sends {@code HSET <owner key> owner B epoch 2} right before the first MULTI (same connection, in order). */
+    /** Sends {@code HSET <owner key> owner B epoch 2} right before the first MULTI batch (same connection, in order). */
     private static final class HandOverBeforeMulti extends ForwardingConnection {
         private final String ownerKey;
         private boolean done;
@@ -120,12 +120,12 @@ class FencedTransactionTest {
         }
 
         @Override
-        public Future<Response> send(Request request) {
-            if (!done && request.command() == Command.MULTI) {
+        public Future<List<Response>> batch(List<Request> requests) {
+            if (!done && requests.get(0).command() == Command.MULTI) {
                 done = true;
                 delegate.send(Request.cmd(Command.HSET).arg(ownerKey).arg("owner").arg("B").arg("epoch").arg(2));
             }
-            return delegate.send(request);
+            return delegate.batch(requests);
         }
     }
 }

@@ -1,0 +1,97 @@
+package io.shardline.runtime.shard;
+
+import static io.shardline.runtime.shard.ShardTesting.add;
+import static io.shardline.runtime.shard.ShardTesting.await;
+import static io.shardline.runtime.shard.ShardTesting.waitUntil;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.shardline.api.handler.ShardId;
+import io.shardline.testkit.redis.RedisServer;
+import io.shardline.testkit.redis.RedisTest;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The standalone wake-up loop: one blocking read over the idle shards, interrupted when a shard it misses goes idle. */
+@RedisTest
+class WakeUpLoopTest {
+
+    private static final long BLOCK_MS = 60_000;
+    private static final long UNBLOCK_DELAY_MS = 1_000;
+
+    private Vertx vertx;
+    private VertxShardRedis redis;
+
+    @BeforeEach
+    void setUp(RedisServer server) {
+        vertx = Vertx.vertx();
+        redis = VertxShardRedis.create(vertx, server.uri(), 4, 10_000);
+        await(redis.send(Request.cmd(Command.FLUSHALL)));
+    }
+
+    @AfterEach
+    void tearDown() {
+        redis.close();
+        await(vertx.close());
+    }
+
+    /**
+     * A shard that goes idle while the interrupt timer of an earlier shard is pending, but after the read that timer
+     * was meant for returned and was issued again without it, is watched once the timer fires (it was left unwatched
+     * until the blocking read timed out).
+     */
+    @Test
+    void aShardGoneIdleAfterTheReadWasIssuedAgainIsWatchedWhenThePendingTimerFires() {
+        ShardId a = new ShardId("orders", 0);
+        ShardId x = new ShardId("orders", 1);
+        ShardId y = new ShardId("orders", 2);
+        String topA = add(redis, a, 1).get(0);
+        String topX = add(redis, x, 1).get(0);
+        String topY = add(redis, y, 1).get(0);
+        Context context = vertx.getOrCreateContext();
+        List<ShardId> woken = new CopyOnWriteArrayList<>();
+        WakeUpLoop loop = new WakeUpLoop(redis, context, BLOCK_MS, UNBLOCK_DELAY_MS, woken::add);
+
+        await(on(context, () -> loop.add(a, topA)));
+        waitUntil("the read blocks on shard 0", 10_000, () -> blockedClients() == 1);
+        long start = System.nanoTime();
+        await(on(context, () -> loop.add(x, topX))); // the interrupt timer starts, for the read in flight
+        add(redis, a, 1); // the read returns by itself and is issued again, now with shard 1
+        waitUntil("shard 0 woken", 10_000, () -> woken.contains(a));
+        await(on(context, () -> loop.add(y, topY))); // while the timer is pending: not in the read in flight
+        add(redis, y, 1);
+        assertThat((System.nanoTime() - start) / 1_000_000).as("the steps ran before the timer fired").isLessThan(UNBLOCK_DELAY_MS);
+
+        waitUntil("shard 2 woken", BLOCK_MS / 4, () -> woken.contains(y));
+        assertThat(woken).containsExactly(a, y);
+        await(on(context, () -> { }).compose(v -> loop.close()));
+    }
+
+    /** Runs {@code action} on {@code context}; completes once it ran. */
+    private static Future<Void> on(Context context, Runnable action) {
+        Promise<Void> done = Promise.promise();
+        context.runOnContext(v -> {
+            action.run();
+            done.complete();
+        });
+        return done.future();
+    }
+
+    private long blockedClients() {
+        String info = await(redis.send(Request.cmd(Command.INFO).arg("clients"))).toString();
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith("blocked_clients:")) {
+                return Long.parseLong(line.substring("blocked_clients:".length()).trim());
+            }
+        }
+        throw new AssertionError("no blocked_clients in INFO clients: " + info);
+    }
+}
