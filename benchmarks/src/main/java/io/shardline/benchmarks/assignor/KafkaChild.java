@@ -29,7 +29,7 @@ import org.apache.kafka.common.Cluster;
  * min-max) of 3 further runs, otherwise it is that single cold run. Moves and balance are those of the last run's answer, which must pass {@link AssignmentChecks}
  * (complete for sticky, shards may be withheld for cooperative-sticky).
  *
- * <p>Lines: {@code READY build_ms=..}, then {@code RUN <n> ms=..} per run, then {@code RESULT median_ms=..
+ * <p>Lines: {@code READY <scenario> <assignor> build_ms=..}, then {@code RUN <n> ms=..} per run, then {@code RESULT median_ms=..
  * min_ms=.. max_ms=.. runs=.. moves=.. spread=.. score=.. valid=yes|no}, each after {@value #PREFIX}.
  */
 final class KafkaChild {
@@ -60,7 +60,7 @@ final class KafkaChild {
     static void run(String scenario, String assignor) {
         long buildStart = System.nanoTime();
         KafkaChild child = new KafkaChild(AssignorScenario.valueOf(scenario).problem(), isSticky(assignor));
-        line("READY build_ms=%.0f", (System.nanoTime() - buildStart) / 1e6);
+        line("READY %s %s build_ms=%.0f", scenario, assignor, (System.nanoTime() - buildStart) / 1e6);
 
         List<Double> measured = new ArrayList<>();
         double cold = child.runOnce(1);

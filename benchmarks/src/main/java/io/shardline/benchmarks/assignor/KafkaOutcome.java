@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * What Kafka's assignor did on one scenario, measured in a child JVM ({@link KafkaChild}) that the parent
  * kills ({@link Process#destroyForcibly()}, by its handle) when a single run, or building the input, exceeds
- * the time limit. Immutable.
+ * the time limit. The child's protocol lines are echoed on standard error (every run's time). Immutable.
  *
  * @param times the measured times; empty when the child was killed or failed
  * @param moves shards given to a member other than their previous owner
@@ -85,6 +85,7 @@ record KafkaOutcome(Optional<RunTimes> times, long moves, long spread, long scor
             String line;
             while ((line = in.readLine()) != null) {
                 if (line.startsWith(KafkaChild.PREFIX)) {
+                    System.err.println(line);
                     lines.add(line);
                 }
             }
