@@ -4,11 +4,12 @@ import io.shardline.api.assignor.GroupSpec;
 import io.shardline.api.assignor.MemberSubscription;
 import io.shardline.api.assignor.ShardDescriber;
 import io.shardline.api.assignor.ShardSet;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * A sticky assignment problem in array form: members sorted by member id (so the result does not depend
@@ -63,32 +64,35 @@ final class StickyInput {
     static StickyInput of(GroupSpec group, ShardDescriber describer) {
         MemberSubscription[] members = group.members().toArray(new MemberSubscription[0]);
         Arrays.sort(members, Comparator.comparing(MemberSubscription::memberId));
-        TreeMap<String, Integer> subscribed = new TreeMap<>();
+        // hash, not compare: a million subscriptions of a few hundred streams cost a million cached-hash
+        // look-ups, and each distinct stream is checked against the describer once
+        HashMap<String, Integer> index = new HashMap<>();
+        List<String> existing = new ArrayList<>();
         for (MemberSubscription m : members) {
             for (String stream : m.subscriptions()) {
-                if (describer.has(stream)) {
-                    subscribed.put(stream, 0);
+                if (index.putIfAbsent(stream, -1) == null && describer.has(stream)) {
+                    existing.add(stream);
                 }
             }
         }
-        String[] streams = subscribed.keySet().toArray(new String[0]);
+        String[] streams = existing.toArray(new String[0]);
+        Arrays.sort(streams);
         int[] offset = new int[streams.length + 1];
         for (int t = 0; t < streams.length; t++) {
-            subscribed.put(streams[t], t);
+            index.put(streams[t], t);
             long next = (long) offset[t] + describer.shardCount(streams[t]);
             if (next > Integer.MAX_VALUE - 8) {
                 throw new IllegalArgumentException("too many shards: more than " + (Integer.MAX_VALUE - 8));
             }
             offset[t + 1] = (int) next;
         }
-        HashMap<String, Integer> index = new HashMap<>(subscribed);
         int[][] memberStreams = new int[members.length][];
         int[] scratch = new int[streams.length];
         for (int i = 0; i < members.length; i++) {
             int n = 0;
             for (String stream : members[i].subscriptions()) {
-                Integer t = index.get(stream);
-                if (t != null) {
+                int t = index.get(stream);
+                if (t >= 0) {
                     scratch[n++] = t;
                 }
             }
