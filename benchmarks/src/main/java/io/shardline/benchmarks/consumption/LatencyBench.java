@@ -41,7 +41,7 @@ final class LatencyBench {
             b.printCommandStats("the latency run", measuredMs / 1000.0);
             BenchStats.stopRecording(recording, "latency");
             double seconds = measuredMs / 1000.0;
-            String cpu = String.format(Locale.ROOT, "per second: redis CPU %.0f ms, JVM CPU %.0f ms, threads %s",
+            String cpu = String.format(Locale.ROOT, "per second: redis CPU %.0f ms, JVM CPU %.0f ms; thread CPU ms over the whole run %s",
                     (b.redisCpuMs() - redis0) / seconds, (BenchStats.jvmCpuMs() - jvm0) / seconds,
                     BenchStats.minus(BenchStats.threadCpuByKind(), threads0));
             waitUntil(30_000, () -> recorder.count() >= producer.sentSinceReset());
