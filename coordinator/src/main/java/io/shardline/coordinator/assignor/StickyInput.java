@@ -4,6 +4,7 @@ import io.shardline.api.assignor.GroupSpec;
 import io.shardline.api.assignor.MemberSubscription;
 import io.shardline.api.assignor.ShardDescriber;
 import io.shardline.api.assignor.ShardSet;
+import io.shardline.api.assignor.StreamNameSet;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -127,6 +128,9 @@ final class StickyInput {
     private static boolean sameStreams(SortedSet<String> a, SortedSet<String> b) {
         if (a == b) {
             return true;
+        }
+        if (a instanceof StreamNameSet x && b instanceof StreamNameSet y) {
+            return x.sameNames(y);
         }
         if (a.size() != b.size() || a.comparator() != null || b.comparator() != null) {
             return false;

@@ -31,38 +31,40 @@ final class StickyResult {
             widest = Math.max(widest, in.streamOffset[t + 1] - in.streamOffset[t]);
         }
         ShardSet[] singles = new ShardSet[widest];
+        int[] indices = new int[in.streamCount()];
+        ShardSet[] sets = new ShardSet[in.streamCount()];
         for (int m = 0; m < byMember.length; m++) {
-            members.put(in.members[m].memberId(), memberAssignment(in, streams, byMember[m], singles));
+            members.put(in.members[m].memberId(), memberAssignment(in, streams, byMember[m], singles, indices, sets));
         }
         return new GroupAssignment(members);
     }
 
-    /** One member's assignment from its global shards (ascending, so grouped by stream in stream order). */
+    /**
+     * One member's assignment from its global shards (ascending, so grouped by stream in stream order). The
+     * stream of each run is found from {@code streamOffset} ({@link #streamAfter}), not from
+     * {@code streamOfShard}: a member's shards are spread over the whole array, and a look-up there per shard
+     * would be a cache miss per shard. {@code indices} and {@code sets} are scratch arrays of the stream count.
+     */
     private static MemberAssignment memberAssignment(StickyInput in, SortedStreams streams, int[] shards,
-            ShardSet[] singles) {
+            ShardSet[] singles, int[] indices, ShardSet[] sets) {
         if (shards.length == 0) {
             return MemberAssignment.EMPTY;
         }
-        int count = 1;
-        for (int i = 1; i < shards.length; i++) {
-            if (in.streamOfShard[shards[i]] != in.streamOfShard[shards[i - 1]]) {
-                count++;
-            }
-        }
-        int[] indices = new int[count];
-        ShardSet[] sets = new ShardSet[count];
+        int[] offset = in.streamOffset;
         int n = 0;
+        int t = -1;
         int i = 0;
         while (i < shards.length) {
-            int t = in.streamOfShard[shards[i]];
-            int base = in.streamOffset[t];
+            int shard = shards[i];
+            t = streamAfter(offset, streams.size(), t, shard);
+            int base = offset[t];
             int end = i + 1;
-            while (end < shards.length && shards[end] < in.streamOffset[t + 1]) {
+            while (end < shards.length && shards[end] < offset[t + 1]) {
                 end++;
             }
             ShardSet set;
             if (end - i == 1) {
-                set = single(singles, shards[i] - base);
+                set = single(singles, shard - base);
             } else {
                 int[] local = Arrays.copyOfRange(shards, i, end);
                 for (int k = 0; k < local.length; k++) {
@@ -74,7 +76,31 @@ final class StickyResult {
             sets[n++] = set;
             i = end;
         }
-        return MemberAssignment.ofSorted(streams, indices, sets);
+        return n == streams.size()
+                ? MemberAssignment.ofSorted(streams, Arrays.copyOf(sets, n))
+                : MemberAssignment.ofSorted(streams, Arrays.copyOf(indices, n), Arrays.copyOf(sets, n));
+    }
+
+    /**
+     * The stream of global shard {@code shard}, which lies at or after the first shard of stream {@code t + 1}:
+     * a few streams are probed one by one (members of identical subscriptions usually get the next stream or
+     * the one after), then a binary search over the rest. Empty streams share their offset with the next one;
+     * the last stream starting at or before {@code shard} is the one.
+     */
+    private static int streamAfter(int[] offset, int streamCount, int t, int shard) {
+        int probe = t + 1;
+        int stop = Math.min(streamCount - 1, probe + 4);
+        while (probe < stop && offset[probe + 1] <= shard) {
+            probe++;
+        }
+        if (offset[probe + 1] <= shard) {
+            int k = Arrays.binarySearch(offset, probe + 1, streamCount + 1, shard);
+            probe = k >= 0 ? k : -k - 2;
+            while (probe + 1 < streamCount && offset[probe + 1] <= shard) {
+                probe++;
+            }
+        }
+        return probe;
     }
 
     /** The shared set {@code {shard}}, made on first use. */

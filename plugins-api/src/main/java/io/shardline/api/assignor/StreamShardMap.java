@@ -12,6 +12,7 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -124,6 +125,31 @@ public final class StreamShardMap extends AbstractMap<String, ShardSet> implemen
             }
         }
         return new StreamShardMap(k, v, 0, kept, null, null);
+    }
+
+    /**
+     * The entries of {@code shards} with a non-empty set, in natural order of the names. A
+     * {@code StreamShardMap} is returned as it is; a {@code SortedMap} in natural order is copied in one pass,
+     * any other map sorted first.
+     *
+     * @throws IllegalArgumentException naming a null name
+     * @throws NullPointerException when a set is null
+     */
+    public static StreamShardMap copyOf(Map<String, ShardSet> shards) {
+        if (shards instanceof StreamShardMap map) {
+            return map;
+        }
+        Map<String, ShardSet> sorted = shards instanceof SortedMap<String, ShardSet> s && s.comparator() == null
+                ? shards
+                : new TreeMap<>(shards);
+        String[] k = new String[sorted.size()];
+        ShardSet[] v = new ShardSet[k.length];
+        int n = 0;
+        for (Map.Entry<String, ShardSet> e : sorted.entrySet()) {
+            k[n] = e.getKey();
+            v[n++] = Objects.requireNonNull(e.getValue(), () -> "shard set of stream '" + e.getKey() + "' is null");
+        }
+        return of(k, v);
     }
 
     private static void requireSameLength(int keys, int sets) {

@@ -191,4 +191,23 @@ class StreamShardMapTest {
         assertThat(one).isEqualTo(Map.of("a", A, "b", B));
         assertThat(two).isEqualTo(Map.of("a", B, "b", C));
     }
+
+    @Test
+    void copyOfKeepsItselfAndCopiesOtherMapsInNaturalOrder() {
+        StreamShardMap map = abc();
+        assertThat(StreamShardMap.copyOf(map)).isSameAs(map);
+        assertThat(StreamShardMap.copyOf(treeAbc())).isEqualTo(map);
+        assertThat(StreamShardMap.copyOf(Map.of("c", C, "a", A, "b", B, "d", ShardSet.EMPTY)).keySet())
+                .containsExactly("a", "b", "c");
+        TreeMap<String, ShardSet> reversed = new TreeMap<>(java.util.Comparator.reverseOrder());
+        reversed.putAll(treeAbc());
+        assertThat(StreamShardMap.copyOf(reversed).keySet()).containsExactly("a", "b", "c");
+        HashMap<String, ShardSet> nullSet = new HashMap<>();
+        nullSet.put("a", null);
+        assertThatThrownBy(() -> StreamShardMap.copyOf(nullSet)).isInstanceOf(NullPointerException.class)
+                .hasMessage("shard set of stream 'a' is null");
+        MemberSubscription m = MemberSubscription.of("m", List.of("a")).withOwned(map, 3);
+        assertThat(m.owned()).isSameAs(map);
+        assertThat(MemberSubscription.of("m", List.of("a")).withOwned(treeAbc(), 3).owned()).isEqualTo(map);
+    }
 }
