@@ -58,6 +58,9 @@ final class ConstrainedAssignmentBuilder {
 
     /** Computes the assignment: member index per global shard. */
     int[] build() {
+        if (!in.anyClaim() && !in.racks.enabled()) {
+            return fresh();
+        }
         keepOwned();
         int[] unassigned = unassignedInOrder();
         fill(unassigned);
@@ -65,6 +68,25 @@ final class ConstrainedAssignmentBuilder {
             steal();
         }
         distribute(unassigned);
+        return assignee;
+    }
+
+    /**
+     * The result of steps 1-4 when nothing is owned and racks play no part, without running them: every member
+     * is unfilled, step 2 deals shard {@code i} of the stream/shard order to member {@code i mod n} until all
+     * reach {@code floor} (in member order, so the last round leaves them at floor in that order) and step 4
+     * gives the remaining {@code total mod n} shards to the first members in the same order: shard {@code s}
+     * goes to member {@code s mod n}.
+     */
+    private int[] fresh() {
+        int n = in.memberCount();
+        int m = 0;
+        for (int s = 0; s < assignee.length; s++) {
+            assignee[s] = m;
+            if (++m == n) {
+                m = 0;
+            }
+        }
         return assignee;
     }
 

@@ -49,6 +49,8 @@ final class StickyInput {
     private final HashMap<String, Integer> index;
     /** True when every member's subscription set equals the first member's. */
     private final boolean identical;
+    /** Set by {@link #resolveOwnership}: some shard of a subscribed stream is claimed. */
+    private boolean anyClaim;
 
     private StickyInput(MemberSubscription[] members, String[] streams, int[] streamOffset, int[][] memberStreams,
             HashMap<String, Integer> index, boolean identical, ShardDescriber describer) {
@@ -186,9 +188,22 @@ final class StickyInput {
         return Arrays.binarySearch(memberStreams[m], t) >= 0;
     }
 
+    /** True when some member claims a shard of a subscribed stream (so some shard may have an owner). */
+    boolean anyClaim() {
+        return anyClaim;
+    }
+
     private void resolveOwnership() {
         Arrays.fill(owner, -1);
         Arrays.fill(claimer, -1);
+        boolean claims = false;
+        for (MemberSubscription m : members) {
+            claims |= !m.owned().isEmpty();
+        }
+        if (!claims) {
+            // a fresh group: nothing to resolve
+            return;
+        }
         int[] bestGeneration = new int[owner.length];
         for (int m = 0; m < members.length; m++) {
             int generation = members[m].generation();
@@ -206,6 +221,7 @@ final class StickyInput {
                         break;
                     }
                     int shard = streamOffset[t] + p;
+                    anyClaim = true;
                     claimer[shard] = claimer[shard] == -1 ? m : MANY;
                     claim(shard, m, generation, bestGeneration);
                 }

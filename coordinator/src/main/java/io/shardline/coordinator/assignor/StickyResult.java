@@ -9,106 +9,157 @@ import java.util.TreeMap;
 
 /**
  * Turns a sticky assignment in array form (member index per global shard) into the SPI's immutable
- * {@link GroupAssignment}: each member's streams go straight into the arrays of a
- * {@link io.shardline.api.assignor.StreamShardMap} over the problem's sorted streams (one key array shared by
- * every member that gets shards of every stream), with one {@code int[]}-backed {@link ShardSet} per member and
- * stream (one-shard sets shared between members). Stateless.
+ * {@link GroupAssignment}. The shards are read stream by stream, in order, and each member's sets go straight
+ * into the arrays of its {@link io.shardline.api.assignor.StreamShardMap} over the problem's sorted streams
+ * (one key array shared by every member that gets shards of every stream): no per-member shard lists, no
+ * look-up of a shard's stream. One {@code int[]}-backed {@link ShardSet} per member and stream, one-shard sets
+ * shared between members. Not thread-safe; one per call.
  */
 final class StickyResult {
 
-    private StickyResult() {
-    }
+    private final StickyInput in;
+    private final int[] assignee;
+    /** Per member: its sets, in stream order, and the stream index of each (null when it has every stream). */
+    private final ShardSet[][] sets;
+    private final int[][] indices;
+    private final int[] filled;
+    /** Per member, within the current stream: shard count, its first shard, and the buffer when several. */
+    private final int[] count;
+    private final int[] first;
+    private final int[][] buffer;
+    /** Members with a shard of the current stream, in order of their first shard. */
+    private final int[] touched;
+    /** One-shard sets by shard number, made on first use and shared. */
+    private final ShardSet[] singles;
 
-    /** The assignment of every member of {@code in} (empty for members that get nothing). */
-    static GroupAssignment toGroupAssignment(StickyInput in, int[] assignee) {
-        int[][] byMember = OwnedShards.byMember(assignee, in.memberCount());
-        SortedStreams streams = SortedStreams.of(in.streams);
-        TreeMap<String, MemberAssignment> members = new TreeMap<>();
-        // one-shard sets are shared (ShardSet is immutable): many streams with fewer shards than members give
-        // every member one shard of each, a million sets that would otherwise each be two objects
+    private StickyResult(StickyInput in, int[] assignee) {
+        this.in = in;
+        this.assignee = assignee;
+        int n = in.memberCount();
+        this.sets = new ShardSet[n][];
+        this.indices = new int[n][];
+        this.filled = new int[n];
+        this.count = new int[n];
+        this.first = new int[n];
+        this.buffer = new int[n][];
+        this.touched = new int[n];
         int widest = 0;
         for (int t = 0; t < in.streamCount(); t++) {
             widest = Math.max(widest, in.streamOffset[t + 1] - in.streamOffset[t]);
         }
-        ShardSet[] singles = new ShardSet[widest];
-        int[] indices = new int[in.streamCount()];
-        ShardSet[] sets = new ShardSet[in.streamCount()];
-        for (int m = 0; m < byMember.length; m++) {
-            members.put(in.members[m].memberId(), memberAssignment(in, streams, byMember[m], singles, indices, sets));
+        this.singles = new ShardSet[widest];
+    }
+
+    /** The assignment of every member of {@code in} (empty for members that get nothing). */
+    static GroupAssignment toGroupAssignment(StickyInput in, int[] assignee) {
+        return new StickyResult(in, assignee).build();
+    }
+
+    private GroupAssignment build() {
+        allocate();
+        for (int t = 0; t < in.streamCount(); t++) {
+            collect(t);
+        }
+        SortedStreams streams = SortedStreams.of(in.streams);
+        TreeMap<String, MemberAssignment> members = new TreeMap<>();
+        for (int m = 0; m < in.memberCount(); m++) {
+            MemberAssignment a;
+            if (sets[m] == null) {
+                a = MemberAssignment.EMPTY;
+            } else if (indices[m] == null) {
+                a = MemberAssignment.ofSorted(streams, sets[m]);
+            } else {
+                a = MemberAssignment.ofSorted(streams, indices[m], sets[m]);
+            }
+            members.put(in.members[m].memberId(), a);
         }
         return new GroupAssignment(members);
     }
 
-    /**
-     * One member's assignment from its global shards (ascending, so grouped by stream in stream order). The
-     * stream of each run is found from {@code streamOffset} ({@link #streamAfter}), not from
-     * {@code streamOfShard}: a member's shards are spread over the whole array, and a look-up there per shard
-     * would be a cache miss per shard. {@code indices} and {@code sets} are scratch arrays of the stream count.
-     */
-    private static MemberAssignment memberAssignment(StickyInput in, SortedStreams streams, int[] shards,
-            ShardSet[] singles, int[] indices, ShardSet[] sets) {
-        if (shards.length == 0) {
-            return MemberAssignment.EMPTY;
-        }
-        int[] offset = in.streamOffset;
-        int n = 0;
-        int t = -1;
-        int i = 0;
-        while (i < shards.length) {
-            int shard = shards[i];
-            t = streamAfter(offset, streams.size(), t, shard);
-            int base = offset[t];
-            int end = i + 1;
-            while (end < shards.length && shards[end] < offset[t + 1]) {
-                end++;
-            }
-            ShardSet set;
-            if (end - i == 1) {
-                set = single(singles, shard - base);
-            } else {
-                int[] local = Arrays.copyOfRange(shards, i, end);
-                for (int k = 0; k < local.length; k++) {
-                    local[k] -= base;
+    /** Sizes each member's arrays: one entry per stream it gets a shard of. */
+    private void allocate() {
+        int n = in.memberCount();
+        int[] entries = new int[n];
+        int[] lastStream = new int[n];
+        Arrays.fill(lastStream, -1);
+        for (int t = 0; t < in.streamCount(); t++) {
+            for (int s = in.streamOffset[t]; s < in.streamOffset[t + 1]; s++) {
+                int m = assignee[s];
+                if (m >= 0 && lastStream[m] != t) {
+                    lastStream[m] = t;
+                    entries[m]++;
                 }
-                set = ShardSet.fromArray(local);
             }
-            indices[n] = t;
-            sets[n++] = set;
-            i = end;
         }
-        return n == streams.size()
-                ? MemberAssignment.ofSorted(streams, Arrays.copyOf(sets, n))
-                : MemberAssignment.ofSorted(streams, Arrays.copyOf(indices, n), Arrays.copyOf(sets, n));
+        for (int m = 0; m < n; m++) {
+            if (entries[m] > 0) {
+                sets[m] = new ShardSet[entries[m]];
+                indices[m] = entries[m] == in.streamCount() ? null : new int[entries[m]];
+            }
+        }
     }
 
-    /**
-     * The stream of global shard {@code shard}, which lies at or after the first shard of stream {@code t + 1}:
-     * a few streams are probed one by one (members of identical subscriptions usually get the next stream or
-     * the one after), then a binary search over the rest. Empty streams share their offset with the next one;
-     * the last stream starting at or before {@code shard} is the one.
-     */
-    private static int streamAfter(int[] offset, int streamCount, int t, int shard) {
-        int probe = t + 1;
-        int stop = Math.min(streamCount - 1, probe + 4);
-        while (probe < stop && offset[probe + 1] <= shard) {
-            probe++;
-        }
-        if (offset[probe + 1] <= shard) {
-            int k = Arrays.binarySearch(offset, probe + 1, streamCount + 1, shard);
-            probe = k >= 0 ? k : -k - 2;
-            while (probe + 1 < streamCount && offset[probe + 1] <= shard) {
-                probe++;
+    /** Appends every member's set of stream {@code t}. */
+    private void collect(int t) {
+        int base = in.streamOffset[t];
+        int end = in.streamOffset[t + 1];
+        int members = 0;
+        boolean several = false;
+        for (int s = base; s < end; s++) {
+            int m = assignee[s];
+            if (m >= 0 && count[m]++ == 0) {
+                touched[members++] = m;
+                first[m] = s - base;
+            } else if (m >= 0) {
+                several = true;
             }
         }
-        return probe;
+        if (several) {
+            fillBuffers(base, end, members);
+        }
+        for (int k = 0; k < members; k++) {
+            int m = touched[k];
+            ShardSet set;
+            if (count[m] == 1) {
+                set = single(first[m]);
+            } else {
+                // ascending already: fromArray's sort is a linear pass
+                set = ShardSet.fromArray(buffer[m]);
+                buffer[m] = null;
+            }
+            int f = filled[m]++;
+            sets[m][f] = set;
+            if (indices[m] != null) {
+                indices[m][f] = t;
+            }
+            count[m] = 0;
+        }
+    }
+
+    /** Second pass over a stream in which some member has several shards: their shard numbers, ascending. */
+    private void fillBuffers(int base, int end, int members) {
+        int[] pos = first;
+        for (int k = 0; k < members; k++) {
+            int m = touched[k];
+            if (count[m] > 1) {
+                buffer[m] = new int[count[m]];
+                pos[m] = 0;
+            }
+        }
+        for (int s = base; s < end; s++) {
+            int m = assignee[s];
+            if (m >= 0 && count[m] > 1) {
+                buffer[m][pos[m]++] = s - base;
+            }
+        }
     }
 
     /** The shared set {@code {shard}}, made on first use. */
-    private static ShardSet single(ShardSet[] cache, int shard) {
-        ShardSet set = cache[shard];
+    private ShardSet single(int shard) {
+        ShardSet set = singles[shard];
         if (set == null) {
             set = ShardSet.of(shard);
-            cache[shard] = set;
+            singles[shard] = set;
         }
         return set;
     }
