@@ -47,7 +47,6 @@ final class ConstrainedAssignmentBuilder {
         int n = in.memberCount();
         int total = in.shardCount();
         this.assignee = new int[total];
-        Arrays.fill(assignee, -1);
         this.count = new int[n];
         this.floor = total / n;
         this.ceil = total % n == 0 ? floor : floor + 1;
@@ -61,6 +60,7 @@ final class ConstrainedAssignmentBuilder {
         if (!in.anyClaim() && !in.racks.enabled()) {
             return fresh();
         }
+        Arrays.fill(assignee, -1);
         keepOwned();
         int[] unassigned = unassignedInOrder();
         fill(unassigned);

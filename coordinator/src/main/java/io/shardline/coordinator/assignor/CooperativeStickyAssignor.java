@@ -37,6 +37,9 @@ public final class CooperativeStickyAssignor implements Assignor {
     /** Removes shards whose previous live owner is another member; returns how many were withheld. */
     static int withholdTransfers(StickyInput in, int[] assignee) {
         int withheld = 0;
+        if (!in.anyClaim()) {
+            return withheld;
+        }
         for (int s = 0; s < assignee.length; s++) {
             int x = assignee[s];
             if (x < 0 || in.owner[s] == x) {

@@ -188,7 +188,7 @@ final class MoveCycles {
             if (assignee[s] != u) {
                 continue;
             }
-            int t = in.streamOfShard[s];
+            int t = in.streamOfShard()[s];
             int o = in.owner[s];
             if (o >= 0 && o != u) {
                 relax(u, o, -1, s);
@@ -207,7 +207,7 @@ final class MoveCycles {
             if (assignee[s] != u) {
                 continue;
             }
-            int t = in.streamOfShard[s];
+            int t = in.streamOfShard()[s];
             if (streamStamp[t] == stamp) {
                 streamStamp[t] = stamp - 1;
                 relax(u, n + t, streamCost[t], -1);
@@ -311,7 +311,7 @@ final class MoveCycles {
         int bestRank = Integer.MAX_VALUE;
         for (int i = 0; i < shards.size; i++) {
             int s = shards.values[i];
-            if (assignee[s] != u || in.streamOfShard[s] != t) {
+            if (assignee[s] != u || in.streamOfShard()[s] != t) {
                 continue;
             }
             int o = in.owner[s];

@@ -36,8 +36,8 @@ final class StickyInput {
     final String[] streams;
     /** Global index of shard 0 of each stream; {@code streamOffset[streams.length]} is the shard total. */
     final int[] streamOffset;
-    /** Stream index of each global shard. */
-    final int[] streamOfShard;
+    /** Stream index of each global shard; made on first use ({@link #streamOfShard()}). */
+    private int[] streamOfShard;
     /** Subscribed stream indices of each member, ascending. */
     final int[][] memberStreams;
     /** Resolved previous owner of each shard (member index), -1 when none. */
@@ -61,10 +61,6 @@ final class StickyInput {
         this.index = index;
         this.identical = identical;
         int total = streamOffset[streams.length];
-        this.streamOfShard = new int[total];
-        for (int t = 0; t < streams.length; t++) {
-            Arrays.fill(streamOfShard, streamOffset[t], streamOffset[t + 1], t);
-        }
         this.owner = new int[total];
         this.claimer = new int[total];
         resolveOwnership();
@@ -149,6 +145,20 @@ final class StickyInput {
         return true;
     }
 
+    /**
+     * The stream index of each global shard. Made on first use: the general path needs it, the constrained
+     * path (identical subscriptions) does not.
+     */
+    int[] streamOfShard() {
+        if (streamOfShard == null) {
+            streamOfShard = new int[shardCount()];
+            for (int t = 0; t < streams.length; t++) {
+                Arrays.fill(streamOfShard, streamOffset[t], streamOffset[t + 1], t);
+            }
+        }
+        return streamOfShard;
+    }
+
     /** Number of members. */
     int memberCount() {
         return members.length;
@@ -231,7 +241,7 @@ final class StickyInput {
         // longer subscribes to the stream loses the shard
         // (with identical subscriptions every member subscribes to every stream)
         for (int s = 0; s < owner.length; s++) {
-            if (owner[s] == TIED || owner[s] >= 0 && !identical && !subscribes(owner[s], streamOfShard[s])) {
+            if (owner[s] == TIED || owner[s] >= 0 && !identical && !subscribes(owner[s], streamOfShard()[s])) {
                 owner[s] = -1;
             }
         }
