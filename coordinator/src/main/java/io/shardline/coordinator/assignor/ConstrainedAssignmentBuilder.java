@@ -93,7 +93,7 @@ final class ConstrainedAssignmentBuilder {
     /** Step 1: keep owned shards up to the quota of each branch of seed 000. */
     private void keepOwned() {
         int n = in.memberCount();
-        owned = OwnedShards.byMember(in.owner, n);
+        owned = OwnedShards.byMember(in.owner(), n);
         for (int m = 0; m < n; m++) {
             int k = owned[m].length;
             if (k < floor) {

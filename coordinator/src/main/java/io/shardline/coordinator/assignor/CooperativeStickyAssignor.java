@@ -42,10 +42,10 @@ public final class CooperativeStickyAssignor implements Assignor {
         }
         for (int s = 0; s < assignee.length; s++) {
             int x = assignee[s];
-            if (x < 0 || in.owner[s] == x) {
+            if (x < 0 || in.owner()[s] == x) {
                 continue;
             }
-            int claim = in.claimer[s];
+            int claim = in.claimer()[s];
             if (claim == StickyInput.MANY || claim >= 0 && claim != x) {
                 assignee[s] = -1;
                 withheld++;

@@ -50,7 +50,7 @@ final class GeneralAssignmentBuilder {
             budget[c] = balancer.held[c].clone();
         }
         budget0 = balancer.held;
-        int[][] owned = OwnedShards.byMember(in.owner, in.memberCount());
+        int[][] owned = OwnedShards.byMember(in.owner(), in.memberCount());
         setTargets(balancer.load, owned);
         keepOwned(owned, budget, balancer.owned);
         int[] classOfShard = new int[in.shardCount()];
@@ -73,8 +73,8 @@ final class GeneralAssignmentBuilder {
             free[t] = in.streamOffset[t + 1] - in.streamOffset[t];
         }
         int[] perMember = new int[in.memberCount()];
-        for (int s = 0; s < in.owner.length; s++) {
-            int m = in.owner[s];
+        for (int s = 0; s < in.owner().length; s++) {
+            int m = in.owner()[s];
             if (m >= 0) {
                 int c = cls.classOf[m];
                 int t = in.streamOfShard()[s];

@@ -40,10 +40,10 @@ final class StickyInput {
     private int[] streamOfShard;
     /** Subscribed stream indices of each member, ascending. */
     final int[][] memberStreams;
-    /** Resolved previous owner of each shard (member index), -1 when none. */
-    final int[] owner;
-    /** Raw claimer of each shard: -1 none, a member index, or {@link #MANY}. */
-    final int[] claimer;
+    /** Resolved previous owner of each shard (member index), -1 when none; see {@link #owner()}. */
+    private int[] owner;
+    /** Raw claimer of each shard: -1 none, a member index, or {@link #MANY}; see {@link #claimer()}. */
+    private int[] claimer;
     final RackMap racks;
     /** Stream name to its index, or -1 for a subscribed stream that does not exist. */
     private final HashMap<String, Integer> index;
@@ -60,9 +60,6 @@ final class StickyInput {
         this.memberStreams = memberStreams;
         this.index = index;
         this.identical = identical;
-        int total = streamOffset[streams.length];
-        this.owner = new int[total];
-        this.claimer = new int[total];
         resolveOwnership();
         this.racks = RackMap.of(members, streams, streamOffset, describer);
     }
@@ -203,9 +200,32 @@ final class StickyInput {
         return anyClaim;
     }
 
+    /**
+     * Resolved previous owner of each shard (member index), -1 when none. In a group where nobody owns
+     * anything it is made (all -1) only when asked for: a fresh group's constrained path never reads it.
+     */
+    int[] owner() {
+        if (owner == null) {
+            owner = unclaimed();
+        }
+        return owner;
+    }
+
+    /** Raw claimer of each shard: -1 none, a member index, or {@link #MANY}; made on first use as {@link #owner()}. */
+    int[] claimer() {
+        if (claimer == null) {
+            claimer = unclaimed();
+        }
+        return claimer;
+    }
+
+    private int[] unclaimed() {
+        int[] none = new int[shardCount()];
+        Arrays.fill(none, -1);
+        return none;
+    }
+
     private void resolveOwnership() {
-        Arrays.fill(owner, -1);
-        Arrays.fill(claimer, -1);
         boolean claims = false;
         for (MemberSubscription m : members) {
             claims |= !m.owned().isEmpty();
@@ -214,6 +234,8 @@ final class StickyInput {
             // a fresh group: nothing to resolve
             return;
         }
+        owner = unclaimed();
+        claimer = unclaimed();
         int[] bestGeneration = new int[owner.length];
         for (int m = 0; m < members.length; m++) {
             int generation = members[m].generation();
