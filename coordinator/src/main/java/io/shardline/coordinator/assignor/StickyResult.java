@@ -4,8 +4,14 @@ import io.shardline.api.assignor.GroupAssignment;
 import io.shardline.api.assignor.MemberAssignment;
 import io.shardline.api.assignor.ShardSet;
 import io.shardline.api.assignor.SortedStreams;
+import java.util.AbstractMap;
+import java.util.AbstractSet;
 import java.util.Arrays;
-import java.util.TreeMap;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.SortedMap;
 
 /**
  * Turns a sticky assignment in array form (member index per global shard) into the SPI's immutable
@@ -61,7 +67,7 @@ final class StickyResult {
             collect(t);
         }
         SortedStreams streams = SortedStreams.of(in.streams);
-        TreeMap<String, MemberAssignment> members = new TreeMap<>();
+        MemberAssignment[] members = new MemberAssignment[in.memberCount()];
         for (int m = 0; m < in.memberCount(); m++) {
             MemberAssignment a;
             if (sets[m] == null) {
@@ -71,9 +77,9 @@ final class StickyResult {
             } else {
                 a = MemberAssignment.ofSorted(streams, indices[m], sets[m]);
             }
-            members.put(in.members[m].memberId(), a);
+            members[m] = a;
         }
-        return new GroupAssignment(members);
+        return new GroupAssignment(new MembersInOrder(in, members));
     }
 
     /** Sizes each member's arrays: one entry per stream it gets a shard of. */
@@ -162,5 +168,83 @@ final class StickyResult {
             singles[shard] = set;
         }
         return set;
+    }
+
+    /**
+     * The members' assignments as a read-only {@link SortedMap} in member id order (the order of
+     * {@link StickyInput#members}), only so that {@link GroupAssignment} copies it in linear time: a
+     * {@code TreeMap} built from a sorted map does no comparisons. Only what that copy reads is supported.
+     */
+    private static final class MembersInOrder extends AbstractMap<String, MemberAssignment>
+            implements SortedMap<String, MemberAssignment> {
+
+        private final StickyInput in;
+        private final MemberAssignment[] assignments;
+
+        MembersInOrder(StickyInput in, MemberAssignment[] assignments) {
+            this.in = in;
+            this.assignments = assignments;
+        }
+
+        @Override
+        public Set<Entry<String, MemberAssignment>> entrySet() {
+            return new AbstractSet<>() {
+                @Override
+                public Iterator<Entry<String, MemberAssignment>> iterator() {
+                    return new Iterator<>() {
+                        private int next;
+
+                        @Override
+                        public boolean hasNext() {
+                            return next < assignments.length;
+                        }
+
+                        @Override
+                        public Entry<String, MemberAssignment> next() {
+                            if (next >= assignments.length) {
+                                throw new NoSuchElementException();
+                            }
+                            int m = next++;
+                            return new SimpleImmutableEntry<>(in.members[m].memberId(), assignments[m]);
+                        }
+                    };
+                }
+
+                @Override
+                public int size() {
+                    return assignments.length;
+                }
+            };
+        }
+
+        @Override
+        public Comparator<? super String> comparator() {
+            return null;
+        }
+
+        @Override
+        public String firstKey() {
+            throw new UnsupportedOperationException("only for copying");
+        }
+
+        @Override
+        public String lastKey() {
+            throw new UnsupportedOperationException("only for copying");
+        }
+
+        @Override
+        public SortedMap<String, MemberAssignment> subMap(String fromKey, String toKey) {
+            throw new UnsupportedOperationException("only for copying");
+        }
+
+        @Override
+        public SortedMap<String, MemberAssignment> headMap(String toKey) {
+            throw new UnsupportedOperationException("only for copying");
+        }
+
+        @Override
+        public SortedMap<String, MemberAssignment> tailMap(String fromKey) {
+            throw new UnsupportedOperationException("only for copying");
+        }
     }
 }
