@@ -71,7 +71,7 @@ final class AssignmentCollector {
     GroupAssignment build() {
         TreeMap<String, MemberAssignment> result = new TreeMap<>();
         for (int m = 0; m < members.length; m++) {
-            result.put(members[m].memberId(), shards[m] == null ? MemberAssignment.EMPTY : new MemberAssignment(shards[m]));
+            result.put(members[m].memberId(), shards[m] == null ? MemberAssignment.EMPTY : shards[m].toAssignment());
         }
         return new GroupAssignment(result);
     }

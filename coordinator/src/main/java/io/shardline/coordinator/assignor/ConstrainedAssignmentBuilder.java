@@ -47,7 +47,6 @@ final class ConstrainedAssignmentBuilder {
         int n = in.memberCount();
         int total = in.shardCount();
         this.assignee = new int[total];
-        Arrays.fill(assignee, -1);
         this.count = new int[n];
         this.floor = total / n;
         this.ceil = total % n == 0 ? floor : floor + 1;
@@ -58,6 +57,10 @@ final class ConstrainedAssignmentBuilder {
 
     /** Computes the assignment: member index per global shard. */
     int[] build() {
+        if (!in.anyClaim() && !in.racks.enabled()) {
+            return fresh();
+        }
+        Arrays.fill(assignee, -1);
         keepOwned();
         int[] unassigned = unassignedInOrder();
         fill(unassigned);
@@ -68,10 +71,29 @@ final class ConstrainedAssignmentBuilder {
         return assignee;
     }
 
+    /**
+     * The result of steps 1-4 when nothing is owned and racks play no part, without running them: every member
+     * is unfilled, step 2 deals shard {@code i} of the stream/shard order to member {@code i mod n} until all
+     * reach {@code floor} (in member order, so the last round leaves them at floor in that order) and step 4
+     * gives the remaining {@code total mod n} shards to the first members in the same order: shard {@code s}
+     * goes to member {@code s mod n}.
+     */
+    private int[] fresh() {
+        int n = in.memberCount();
+        int m = 0;
+        for (int s = 0; s < assignee.length; s++) {
+            assignee[s] = m;
+            if (++m == n) {
+                m = 0;
+            }
+        }
+        return assignee;
+    }
+
     /** Step 1: keep owned shards up to the quota of each branch of seed 000. */
     private void keepOwned() {
         int n = in.memberCount();
-        owned = OwnedShards.byMember(in.owner, n);
+        owned = OwnedShards.byMember(in.owner(), n);
         for (int m = 0; m < n; m++) {
             int k = owned[m].length;
             if (k < floor) {

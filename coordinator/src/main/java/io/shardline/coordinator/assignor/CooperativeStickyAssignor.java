@@ -37,12 +37,15 @@ public final class CooperativeStickyAssignor implements Assignor {
     /** Removes shards whose previous live owner is another member; returns how many were withheld. */
     static int withholdTransfers(StickyInput in, int[] assignee) {
         int withheld = 0;
+        if (!in.anyClaim()) {
+            return withheld;
+        }
         for (int s = 0; s < assignee.length; s++) {
             int x = assignee[s];
-            if (x < 0 || in.owner[s] == x) {
+            if (x < 0 || in.owner()[s] == x) {
                 continue;
             }
-            int claim = in.claimer[s];
+            int claim = in.claimer()[s];
             if (claim == StickyInput.MANY || claim >= 0 && claim != x) {
                 assignee[s] = -1;
                 withheld++;

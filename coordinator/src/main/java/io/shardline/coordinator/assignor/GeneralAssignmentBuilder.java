@@ -50,7 +50,7 @@ final class GeneralAssignmentBuilder {
             budget[c] = balancer.held[c].clone();
         }
         budget0 = balancer.held;
-        int[][] owned = OwnedShards.byMember(in.owner, in.memberCount());
+        int[][] owned = OwnedShards.byMember(in.owner(), in.memberCount());
         setTargets(balancer.load, owned);
         keepOwned(owned, budget, balancer.owned);
         int[] classOfShard = new int[in.shardCount()];
@@ -73,11 +73,11 @@ final class GeneralAssignmentBuilder {
             free[t] = in.streamOffset[t + 1] - in.streamOffset[t];
         }
         int[] perMember = new int[in.memberCount()];
-        for (int s = 0; s < in.owner.length; s++) {
-            int m = in.owner[s];
+        for (int s = 0; s < in.owner().length; s++) {
+            int m = in.owner()[s];
             if (m >= 0) {
                 int c = cls.classOf[m];
-                int t = in.streamOfShard[s];
+                int t = in.streamOfShard()[s];
                 owned[c][cls.position(c, t)]++;
                 free[t]--;
                 perMember[m]++;
@@ -134,7 +134,7 @@ final class GeneralAssignmentBuilder {
                 for (int contested = 0; contested < 2; contested++) {
                     for (int rack = in.racks.enabled() ? 0 : 1; rack < 2; rack++) {
                         for (int s : owned[m]) {
-                            int j = cls.position(c, in.streamOfShard[s]);
+                            int j = cls.position(c, in.streamOfShard()[s]);
                             boolean isContested = classOwned[c][j] > budget0[c][j];
                             if (isContested == (contested == 1) && (rack == 1 || in.racks.matches(m, s))) {
                                 maybeKeep(s, m, c, j, budget);

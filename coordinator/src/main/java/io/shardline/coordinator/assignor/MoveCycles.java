@@ -83,7 +83,7 @@ final class MoveCycles {
             int a = assignee[s];
             if (a >= 0) {
                 maxCount = Math.max(maxCount, ++count[a]);
-                anyReturn |= in.owner[s] >= 0 && in.owner[s] != a;
+                anyReturn |= in.owner()[s] >= 0 && in.owner()[s] != a;
             }
         }
         if (!anyReturn) {
@@ -188,8 +188,8 @@ final class MoveCycles {
             if (assignee[s] != u) {
                 continue;
             }
-            int t = in.streamOfShard[s];
-            int o = in.owner[s];
+            int t = in.streamOfShard()[s];
+            int o = in.owner()[s];
             if (o >= 0 && o != u) {
                 relax(u, o, -1, s);
             }
@@ -207,7 +207,7 @@ final class MoveCycles {
             if (assignee[s] != u) {
                 continue;
             }
-            int t = in.streamOfShard[s];
+            int t = in.streamOfShard()[s];
             if (streamStamp[t] == stamp) {
                 streamStamp[t] = stamp - 1;
                 relax(u, n + t, streamCost[t], -1);
@@ -299,7 +299,7 @@ final class MoveCycles {
         int moved = 0;
         for (int i = 0; i < size; i++) {
             int s = shards[i];
-            moved += in.owner[s] >= 0 && assignee[s] != in.owner[s] ? 1 : 0;
+            moved += in.owner()[s] >= 0 && assignee[s] != in.owner()[s] ? 1 : 0;
         }
         return moved;
     }
@@ -311,10 +311,10 @@ final class MoveCycles {
         int bestRank = Integer.MAX_VALUE;
         for (int i = 0; i < shards.size; i++) {
             int s = shards.values[i];
-            if (assignee[s] != u || in.streamOfShard[s] != t) {
+            if (assignee[s] != u || in.streamOfShard()[s] != t) {
                 continue;
             }
-            int o = in.owner[s];
+            int o = in.owner()[s];
             int cost = o == v ? -1 : o == u ? 1 : 0;
             int rank = (cost + 1) * 2 + (in.racks.enabled() && in.racks.matches(v, s) ? 0 : 1);
             if (rank < bestRank) {

@@ -63,7 +63,7 @@ final class MoveReducer {
         int given = 0;
         long work = 0;
         for (int s = 0; s < assignee.length && work < workLimit; s++) {
-            int y = in.owner[s];
+            int y = in.owner()[s];
             int x = assignee[s];
             if (y < 0 || x < 0 || x == y || count[y] != base[cls.classOf[y]]) {
                 continue;
@@ -115,7 +115,7 @@ final class MoveReducer {
         int[] shards = shardsOf[z];
         while (scan[z] < shards.length) {
             int t = shards[scan[z]++];
-            if (assignee[t] == z && in.owner[t] != z) {
+            if (assignee[t] == z && in.owner()[t] != z) {
                 return t;
             }
         }

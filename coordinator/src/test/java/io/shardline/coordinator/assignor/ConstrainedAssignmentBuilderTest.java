@@ -112,4 +112,34 @@ class ConstrainedAssignmentBuilderTest {
                 .member("B", "orders", 1)
                 .build());
     }
+
+    @Test
+    void freshGroupShortcutEqualsTheFourStepsWithNothingOwned() {
+        // a claim voided by an equal generation makes the builder run its four steps with no owner at all;
+        // without any claim it takes the shortcut (shard s to member s mod n): both must agree
+        int[][] sizes = {{1, 2, 5}, {2, 3, 2}, {3, 7, 4}, {2, 5, 10}, {4, 6, 3}};
+        for (int[] size : sizes) {
+            int streams = size[0];
+            int shards = size[1];
+            int members = size[2];
+            List<String> names = new java.util.ArrayList<>();
+            StreamDescription[] descriptions = new StreamDescription[streams];
+            for (int t = 0; t < streams; t++) {
+                names.add("s" + t);
+                descriptions[t] = StreamDescription.of("s" + t, shards);
+            }
+            ShardDescriber describer = ShardDescriber.of(descriptions);
+            List<MemberSubscription> fresh = new java.util.ArrayList<>();
+            List<MemberSubscription> voided = new java.util.ArrayList<>();
+            for (int m = 0; m < members; m++) {
+                MemberSubscription member = MemberSubscription.of(String.format("m%02d", m), names);
+                fresh.add(member);
+                voided.add(m < 2 ? member.withOwned(Map.of("s0", ShardSet.of(0)), 3) : member);
+            }
+            GroupAssignment shortcut = STICKY.assign(new GroupSpec(fresh), describer);
+            assertThat(shortcut).as("%d streams x %d shards, %d members", streams, shards, members)
+                    .isEqualTo(STICKY.assign(new GroupSpec(voided), describer));
+            assertThat(shortcut.member("m00").shardsOf("s0").get(0)).isZero();
+        }
+    }
 }

@@ -1,14 +1,11 @@
 package io.shardline.api.assignor;
 
 import java.util.Collection;
-import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.SortedSet;
-import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * One member as an assignor sees it. Immutable and thread-safe.
@@ -17,8 +14,9 @@ import java.util.TreeSet;
  * @param instanceId the static instance id, if the member has one (Kafka's {@code group.instance.id}); members
  *     with one sort before members without, by instance id
  * @param rack the member's rack (availability zone), if known
- * @param subscriptions the streams the member reads, sorted
- * @param owned shards the member owned after the previous assignment, by stream (sorted)
+ * @param subscriptions the streams the member reads, sorted in natural order (a {@link StreamNameSet})
+ * @param owned shards the member owned after the previous assignment, by stream (sorted in natural order; a
+ *     {@link StreamShardMap})
  * @param generation the generation in which {@code owned} was assigned; when two members claim the same shard
  *     the higher generation wins and equal generations void the claim for both
  */
@@ -33,30 +31,28 @@ public record MemberSubscription(
     /** Generation of a member that reported no generation (Kafka's {@code DEFAULT_GENERATION}). */
     public static final int DEFAULT_GENERATION = -1;
 
-    /** Validates and copies into unmodifiable sorted collections; empty owned sets are dropped. */
+    /**
+     * Validates and copies into unmodifiable sorted collections (natural order); empty owned sets are dropped.
+     * A {@link StreamNameSet} of subscriptions and a {@link StreamShardMap} of owned shards are kept as they
+     * are (both immutable), so members made from one set share it.
+     */
     public MemberSubscription {
         Objects.requireNonNull(memberId, "memberId");
         instanceId = Objects.requireNonNullElse(instanceId, Optional.empty());
         rack = Objects.requireNonNullElse(rack, Optional.empty());
-        subscriptions = Collections.unmodifiableSortedSet(new TreeSet<>(subscriptions));
-        TreeMap<String, ShardSet> ownedCopy = new TreeMap<>();
-        owned.forEach((stream, shards) -> {
-            if (!shards.isEmpty()) {
-                ownedCopy.put(stream, shards);
-            }
-        });
-        owned = Collections.unmodifiableSortedMap(ownedCopy);
+        subscriptions = StreamNameSet.copyOf(subscriptions);
+        owned = StreamShardMap.copyOf(owned);
     }
 
     /** A member without instance id, rack or owned shards. */
     public static MemberSubscription of(String memberId, Collection<String> subscriptions) {
         return new MemberSubscription(memberId, Optional.empty(), Optional.empty(),
-                new TreeSet<>(subscriptions), new TreeMap<>(), DEFAULT_GENERATION);
+                StreamNameSet.copyOf(subscriptions), StreamShardMap.EMPTY, DEFAULT_GENERATION);
     }
 
     /** A copy owning {@code owned} since {@code generation}. */
     public MemberSubscription withOwned(Map<String, ShardSet> owned, int generation) {
-        return new MemberSubscription(memberId, instanceId, rack, subscriptions, new TreeMap<>(owned), generation);
+        return new MemberSubscription(memberId, instanceId, rack, subscriptions, StreamShardMap.copyOf(owned), generation);
     }
 
     /** A copy with the given rack. */
