@@ -87,7 +87,7 @@ class LeaderHandOverTest {
 
     @Test
     void membersOnOtherWorkersKeepTheirLeasesWhileTheLeaderHandsOver() {
-        GroupConfig group = GroupConfig.of("g", Map.of("orders", 6), "range", SESSION_MS, HEARTBEAT_MS);
+        GroupConfig group = GroupConfig.of("g", Map.of("orders-keep", 6), "range", SESSION_MS, HEARTBEAT_MS);
         RecordingPort p1 = new RecordingPort();
         RecordingPort p2 = new RecordingPort();
         RecordingPort p3 = new RecordingPort();
@@ -121,7 +121,7 @@ class LeaderHandOverTest {
 
     @Test
     void membersLeaveAHungLeaderForTheNewOneAtOnceWhenTheViewChanges() {
-        GroupConfig group = GroupConfig.of("g", Map.of("orders", 4), "range", SESSION_MS, HEARTBEAT_MS);
+        GroupConfig group = GroupConfig.of("g", Map.of("orders-hung", 4), "range", SESSION_MS, HEARTBEAT_MS);
         RecordingPort p2 = new RecordingPort();
         RecordingPort p3 = new RecordingPort();
         member("w2", group, p2);
@@ -150,7 +150,7 @@ class LeaderHandOverTest {
 
     @Test
     void aHandOverToASuccessorThatLeavesTheViewEndsAtOnce() {
-        GroupConfig group = GroupConfig.of("g", Map.of("orders", 2), "range", SESSION_MS, HEARTBEAT_MS);
+        GroupConfig group = GroupConfig.of("g", Map.of("orders-leave", 2), "range", SESSION_MS, HEARTBEAT_MS);
         RecordingPort p3 = new RecordingPort();
         member("w3", group, p3);
         until(() -> p3.owned.size() == 2, WAIT, 20, "the member owns both shards");
