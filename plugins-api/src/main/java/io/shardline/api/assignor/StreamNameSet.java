@@ -203,16 +203,11 @@ public final class StreamNameSet extends AbstractSet<String> implements SortedSe
     }
 
     private int ceiling(String name) {
-        int i = Arrays.binarySearch(names, from, to, name);
-        return i >= 0 ? i : -i - 1;
+        return NameRange.ceiling(names, from, to, name);
     }
 
     private void requireInRange(String name) {
-        Objects.requireNonNull(name, "stream");
-        if (lowBound != null && name.compareTo(lowBound) < 0 || highBound != null && name.compareTo(highBound) > 0) {
-            throw new IllegalArgumentException("'" + name + "' is outside this set's range ["
-                    + (lowBound == null ? "" : lowBound) + ", " + (highBound == null ? "" : highBound) + ")");
-        }
+        NameRange.requireInRange(name, lowBound, highBound, "stream", "", "set");
     }
 
     /** Equal to any {@link Set} with the same names; compares the arrays directly against another of these. */

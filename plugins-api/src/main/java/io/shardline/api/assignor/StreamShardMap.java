@@ -191,8 +191,7 @@ public final class StreamShardMap extends AbstractMap<String, ShardSet> implemen
 
     /** First index within this map whose key is {@code >= key}. */
     private int ceiling(String key) {
-        int i = search(key);
-        return i >= 0 ? i : -i - 1;
+        return NameRange.ceiling(keys, from, to, key);
     }
 
     @Override
@@ -298,11 +297,7 @@ public final class StreamShardMap extends AbstractMap<String, ShardSet> implemen
 
     /** Checks {@code key} against this map's closed range, as {@code TreeMap}'s sub-maps do. */
     private void requireInRange(String key) {
-        Objects.requireNonNull(key, "key");
-        if (lowBound != null && key.compareTo(lowBound) < 0 || highBound != null && key.compareTo(highBound) > 0) {
-            throw new IllegalArgumentException("key '" + key + "' is outside this map's range ["
-                    + (lowBound == null ? "" : lowBound) + ", " + (highBound == null ? "" : highBound) + ")");
-        }
+        NameRange.requireInRange(key, lowBound, highBound, "key", "key ", "map");
     }
 
     @Override

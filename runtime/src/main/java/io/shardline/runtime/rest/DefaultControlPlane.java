@@ -42,9 +42,9 @@ import java.util.stream.Collectors;
  * ({@link ListenerConfigStore}), target states and paused shards ({@link ListenerStateStore}; any worker
  * may write them, as Connect's target-state records, and every worker applies them within a heartbeat
  * interval), shard owners and lag ({@link ShardStatusReader}), the groups' audit trails ({@link RedisAuditLog},
- * written by the leader with each commit, so any worker reads them, also during and after a leader change). Plugins and validation come from the
- * worker's {@link Plugins}; what only the running worker knows (cluster, members, coordinator read model,
- * restarts) it asks of the {@link ClusterView}.
+ * written by the leader with each commit, so any worker reads them, also during and after a leader change).
+ * Plugins and validation come from the worker's {@link Plugins}; what only the running worker knows (cluster,
+ * members, coordinator read model, restarts) it asks of the {@link ClusterView}.
  *
  * <p>Thread-safe; never blocks the event loop (plugin instantiation runs on a worker thread).
  */
