@@ -86,7 +86,7 @@ final class FairnessBench {
             shards.forEach(s -> await(m.acquire(s, 1)));
             SteadyProducer producer = new SteadyProducer(b, shards.subList(1, SHARDS), 3_150); // 50 rec/s per other shard
             producer.start();
-            sleep(3_000); // warm-up of the steady part
+            sleep(Long.getLong("bench.fairness.steadyMs", 3_000)); // warm-up of the steady part (longer to profile it alone)
             Hot h = new Hot(b, m, hot, recorder);
             h.cycle(windowMs, 200_000.0); // warm-up cycle: the backlog path compiled, the drain rate estimated
             recorder.reset();

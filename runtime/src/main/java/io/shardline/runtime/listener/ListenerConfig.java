@@ -64,7 +64,8 @@ public final class ListenerConfig {
                 .define(CONCURRENCY_CONFIG, ConfigType.INT, 1, Validator.between(1, 256), Importance.HIGH,
                         "Logical members this worker runs for the listener; each is assigned shards on its own.", "Group")
                 .define(MAX_CONCURRENCY_CONFIG, ConfigType.INT, 4, Validator.between(1, 1024), Importance.HIGH,
-                        "Local workers of one member: how many of its shards it serves at the same time.", "Group")
+                        "Local workers of one member: how many handler calls (batches of different shards) it runs at the same time. Reads "
+                                + "and acknowledgements do not wait for a worker; each shard has at most one batch in flight.", "Group")
                 .define(ASSIGNOR_CONFIG, ConfigType.STRING, "range", Validator.custom(
                                 "a built-in assignor name " + AssignorRegistry.builtInNames() + " or a class name",
                                 ListenerConfig::checkAssignor),

@@ -6,7 +6,8 @@ import java.util.Objects;
  * How one member consumes its shards (from the listener's settings). Immutable.
  *
  * @param group the consumer group (Redis consumer-group name)
- * @param maxConcurrency local workers: how many shards the member serves at once ({@code max.concurrency})
+ * @param maxConcurrency local workers: how many handler calls (batches of different shards) the member runs at once
+ *                       ({@code max.concurrency})
  * @param batchSize entries per fenced read ({@code batch.size})
  * @param ackMode {@code ack} or {@code ack-delete}
  * @param maxAttempts handler attempts per batch (and per record once a batch is split) before dead-lettering

@@ -28,13 +28,16 @@ import org.slf4j.LoggerFactory;
  * The shards one logical member owns, and the poller that serves them (contract 6: the member's
  * heartbeat loop calls {@link #acquire}, {@link #release}, {@link #fenceAll}; REST calls pause/resume).
  *
- * <p>Multiplexing (seed 004): the member serves its shards over {@code max.concurrency} local workers.
- * A shard with work waits in one FIFO ready queue; a free worker takes the head and runs one step for it
- * (a fenced read, the handler call for the batch, the fenced ack), then the shard goes to the tail. So a
- * shard has at most one read loop and one batch in flight, its records are handled in entry-id order, and
- * shards with data are served round-robin: a backlog on one shard delays the others by at most one batch
- * per worker. A shard whose read comes back empty waits on the member's single wake-up connection
- * ({@link WakeUpLoop}); a shard retrying a failed batch waits on a timer without holding a worker.
+ * <p>Multiplexing (seed 004): the member serves its shards over {@code max.concurrency} local workers, which
+ * run handler calls. A shard with a batch to handle waits in one FIFO ready queue; a free worker takes the head
+ * and calls the handler for it; when the call returns, the worker goes to the next shard waiting while this
+ * shard acknowledges (and reads its next batch) without holding a worker, then queues again at the tail. Redis
+ * steps (takeover, read, ack, dead letter) hold no worker: each shard has at most one step in flight, so they
+ * are bounded by the shards owned, and a shard woken from idle reads at once instead of waiting behind the
+ * handler calls of others. So a shard has at most one read loop and one batch in flight, its records are
+ * handled in entry-id order, and shards with data are served round-robin: a backlog on one shard delays the
+ * others' handler calls by at most one batch per worker. A shard whose read comes back empty waits on the
+ * member's wake-up connections ({@link WakeUps}); a shard retrying a failed batch waits on a timer.
  *
  * <p>Acquiring a shard first sweeps every pending entry of the group (previous owners') into this
  * member's PEL, replays that PEL in id order, and only then reads new entries. Every read and ack is
@@ -46,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * and return futures completed on that context. Handler code runs on the member's worker pool.
  *
  * <p>Structure: this class is the member's API and scheduler (the shard map, the ready queue, the worker
- * slot count, idling on the wake-up connection and retry timers). What one step of a shard does, the Redis
+ * count, idling on the wake-up connections and retry timers). What one step of a shard does, the Redis
  * retry and fencing rules and the terminal transitions live in {@link ShardSteps}, which runs on the same
  * context and reports the end of every step back through {@link ShardSteps.Scheduler#finish}; the pure
  * parts live beside them ({@link BatchRun}, {@link ShardPhase}, {@link ConsumerSettings},
@@ -80,18 +83,23 @@ public final class MemberShards {
     private final HandlerPlugin handler;
     private final WorkerExecutor executor;
     private final HandlerInvoker invoker;
-    private final WakeUpLoop wakeUp;
+    private final WakeUps wakeUp;
     private final ShardSteps steps;
     private final MemberLease lease;
     private final Map<ShardId, OwnedShard> shards = new TreeMap<>();
     private final Map<ShardId, ShardPhase> view = new ConcurrentHashMap<>();
+    /** Shards with a batch to hand to the handler, waiting for a local worker (FIFO: round-robin). */
     private final ArrayDeque<OwnedShard> ready = new ArrayDeque<>();
+    /** Shards whose next step is a Redis call (read, ack, takeover, dead letter): they need no worker. */
+    private final ArrayDeque<OwnedShard> redisSteps = new ArrayDeque<>();
+    /** Local workers in use: handler calls running now (at most {@code max.concurrency}). */
     private int busy;
+    private boolean pumping;
     private boolean memberPaused;
     private boolean closed;
 
     /**
-     * @param redis pooled commands and the wake-up connection
+     * @param redis pooled commands and the wake-up connections
      * @param handler this member's handler instance
      * @param handlerContext listener, member id, group, handler config and metrics
      * @param clockMs wall clock for dead-letter timestamps; {@code nanoClock} for durations
@@ -122,7 +130,7 @@ public final class MemberShards {
                 settings.maxConcurrency() * 2, 365, TimeUnit.DAYS);
         this.invoker = new HandlerInvoker(handler, executor, settings.handlerTimeoutMs());
         DeadLetterWriter deadLetters = new DeadLetterWriter(commands, settings.deadLetterStream(), clockMs);
-        this.wakeUp = new WakeUpLoop(redis, context, settings.wakeUpBlockMs(), this::woken);
+        this.wakeUp = new WakeUps(redis, context, settings.wakeUpBlockMs(), this::woken);
         this.steps = new ShardSteps(vertx, context, handlerContext.memberId(), settings, commands, handler, invoker,
                 deadLetters, events, metrics, nanoClock, lease, new StepScheduler());
     }
@@ -199,8 +207,7 @@ public final class MemberShards {
             }
             transition(s, ShardPhase.RELEASING, "released by the member");
             s.released = Promise.promise();
-            ready.remove(s);
-            s.queued = false;
+            dequeue(s);
             unidle(s);
             if (!steps.maybeFinishRelease(s) && settings.releaseMode() == ConsumerSettings.ReleaseMode.FINISH) {
                 schedule(s); // finish the batch in flight (a no-op while a step or a retry timer is pending)
@@ -226,8 +233,7 @@ public final class MemberShards {
             OwnedShard s = shards.get(shard);
             if (s != null) {
                 s.paused = true;
-                ready.remove(s);
-                s.queued = false;
+                dequeue(s);
                 unidle(s);
             }
             return Future.succeededFuture();
@@ -250,9 +256,8 @@ public final class MemberShards {
     public Future<Void> pauseAll() {
         return onContext(() -> {
             memberPaused = true;
-            ready.clear();
             for (OwnedShard s : shards.values()) {
-                s.queued = false;
+                dequeue(s);
                 unidle(s);
             }
             return Future.succeededFuture();
@@ -321,25 +326,76 @@ public final class MemberShards {
             return;
         }
         s.queued = true;
-        ready.addLast(s);
+        (needsWorker(s) ? ready : redisSteps).addLast(s);
         pump();
     }
 
+    /** True when the shard's next step calls the handler (see {@link ShardSteps#step}): only that takes a worker. */
+    private static boolean needsWorker(OwnedShard s) {
+        return s.batch != null && s.unacked.isEmpty() && !s.batch.deadLetterDue();
+    }
+
+    /**
+     * Starts every queued Redis step, and as many handler steps as there are free workers, the longest waiting first.
+     * Steps that end at once (their {@code finish} comes back into {@link #schedule}) are picked up by the same loop.
+     */
     private void pump() {
-        while (busy < settings.maxConcurrency() && !ready.isEmpty()) {
-            OwnedShard s = ready.pollFirst();
-            s.queued = false;
-            if (!runnable(s)) {
-                continue;
+        if (pumping) {
+            return;
+        }
+        pumping = true;
+        try {
+            boolean started = true;
+            while (started) {
+                started = false;
+                while (!redisSteps.isEmpty()) {
+                    started |= start(redisSteps.pollFirst(), false);
+                }
+                while (busy < settings.maxConcurrency() && !ready.isEmpty()) {
+                    started |= start(ready.pollFirst(), true);
+                }
             }
+        } finally {
+            pumping = false;
+        }
+    }
+
+    private boolean start(OwnedShard s, boolean worker) {
+        s.queued = false;
+        if (!runnable(s)) {
+            return false;
+        }
+        if (worker) {
             busy++;
-            s.stepping = true;
-            steps.step(s);
+            s.holdsWorker = true;
+        }
+        s.stepping = true;
+        steps.step(s);
+        return true;
+    }
+
+    /** The shard's handler call is over: its worker goes to the next shard waiting (its ack goes on without one). */
+    private void workerDone(OwnedShard s) {
+        if (s.holdsWorker) {
+            s.holdsWorker = false;
+            busy--;
+            pump();
+        }
+    }
+
+    private void dequeue(OwnedShard s) {
+        if (s.queued) {
+            ready.remove(s);
+            redisSteps.remove(s);
+            s.queued = false;
         }
     }
 
     private void finish(OwnedShard s, ShardSteps.Next next, long delayMs) {
-        busy--;
+        if (s.holdsWorker) {
+            s.holdsWorker = false;
+            busy--;
+        }
         s.stepping = false;
         if (s.phase() == ShardPhase.RELEASING) {
             steps.maybeFinishRelease(s);
@@ -405,8 +461,13 @@ public final class MemberShards {
 
         @Override
         public void unschedule(OwnedShard s) {
-            ready.remove(s);
+            dequeue(s);
             unidle(s);
+        }
+
+        @Override
+        public void workerDone(OwnedShard s) {
+            MemberShards.this.workerDone(s);
         }
 
         @Override

@@ -38,6 +38,8 @@ final class OwnedShard implements ShardContext {
     boolean queued;
     /** A step runs on a local worker. */
     boolean stepping;
+    /** The shard's step holds one of the member's local workers (its handler call runs or is about to). */
+    boolean holdsWorker;
     /** Registered with the wake-up read. */
     boolean idle;
     /** Paused by {@code pause(shard)}. */

@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class RuntimeShardRedis implements ShardRedis {
 
-    /** The most wake-up connections (one per member) open at once on one worker. */
-    static final int MAX_WAKE_UP_CONNECTIONS = 256;
+    /** The most wake-up connections (up to {@value WakeUps#CONNECTIONS} per member) open at once on one worker. */
+    static final int MAX_WAKE_UP_CONNECTIONS = 1024;
 
     private final RedisClient client;
     private final Redis wakeUpClient;

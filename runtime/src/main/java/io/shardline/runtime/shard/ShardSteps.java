@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
  * ack-and-read), how a failed Redis call is retried with backoff or turns into a fence, and the terminal
  * transitions (finishing a release, fencing, {@code onRevoked}).
  *
- * <p>It owns no scheduling: {@link MemberShards} keeps the ready queue, the worker slots and the shard map,
- * hands a shard to {@link #step} when a slot is free, and is told through {@link Scheduler#finish} what
- * the shard does next. Every step ends in exactly one {@code finish} call.
+ * <p>It owns no scheduling: {@link MemberShards} keeps the ready queues, the local workers and the shard map,
+ * hands a shard to {@link #step} (with a worker when the step calls the handler), and is told through
+ * {@link Scheduler#finish} what the shard does next. Every step ends in exactly one {@code finish} call.
  *
  * <p>Threading: runs only on the member's Vert.x context (the one {@link MemberShards} was built on);
  * results of Redis calls and handler calls are brought back onto that context before they touch a shard.
@@ -34,7 +34,7 @@ final class ShardSteps {
 
     /** The member's scheduler, as the steps see it. Called on the member's context. */
     interface Scheduler {
-        /** The step is over: frees the worker slot and queues, parks, delays or drops the shard. */
+        /** The step is over: frees its worker (if it still holds one) and queues, parks, delays or drops the shard. */
         void finish(OwnedShard s, Next next, long delayMs);
 
         /** True while the whole member is paused. */
@@ -43,8 +43,11 @@ final class ShardSteps {
         /** Moves the shard to {@code next} and updates the member's phase view. */
         void transition(OwnedShard s, ShardPhase next, String reason);
 
-        /** Takes the shard out of the ready queue and off the wake-up connection. */
+        /** Takes the shard out of the ready queues and off the wake-up connections. */
         void unschedule(OwnedShard s);
+
+        /** The handler call of the shard's step is over: its local worker is free for the next shard waiting. */
+        void workerDone(OwnedShard s);
 
         /** Drops the shard from the member's shard map and phase view (if it is still the current one). */
         void forget(OwnedShard s);
@@ -92,7 +95,7 @@ final class ShardSteps {
         this.scheduler = scheduler;
     }
 
-    /** Runs one step for a shard that holds a worker slot; it ends in exactly one {@link Scheduler#finish}. */
+    /** Runs one step for a shard (holding a worker if it calls the handler); it ends in exactly one {@link Scheduler#finish}. */
     void step(OwnedShard s) {
         if (s.phase().active() && !lease.valid()) {
             leaseLapsed(s, "read or handle");
@@ -170,11 +173,7 @@ final class ShardSteps {
                 return;
             }
             s.batch = new BatchRun(page.records());
-            if (s.paused || scheduler.memberPaused()) {
-                finish(s, Next.AGAIN); // paused while the read was in flight: handled once resumed
-                return;
-            }
-            process(s);
+            finish(s, Next.AGAIN); // the handler call waits for a local worker (and, if paused meanwhile, for the resume)
         });
     }
 
@@ -184,6 +183,7 @@ final class ShardSteps {
         List<StreamRecord> records = batch.current();
         long started = nanoClock.getAsLong();
         on(invoker.invoke(s, records, lease), ar -> {
+            scheduler.workerDone(s);
             if (!s.phase().active()) {
                 finish(s, Next.STOP); // fenced or abandoned meanwhile: no ack
                 return;
@@ -218,7 +218,7 @@ final class ShardSteps {
                 case SPLIT -> {
                     LOG.warn("member {} shard {}: batch of {} failed {} time(s); handling its records one by one: {}",
                             memberId, s.shard(), records.size(), settings.maxAttempts(), error.toString());
-                    process(s);
+                    finish(s, Next.AGAIN); // the first record alone, on the next free worker
                 }
                 case DEAD_LETTER -> {
                     batch.markDeadLetterDue();

@@ -12,21 +12,25 @@ import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The member's one blocking connection: a read-only {@code XREAD COUNT 1 BLOCK t STREAMS <idle shards>
- * <top ids>} that says when an idle shard got new entries (fenced reads cannot block inside a script on
- * Redis 7.0). Waking has no side effect in Redis, so a stale member waking up is harmless. When a shard
- * goes idle while the read blocks, the read is interrupted with {@code CLIENT UNBLOCK} and issued again
- * with the new set. On a connection failure every idle shard is woken (its fenced read then backs off
- * on errors by itself) and the connection is opened again.
+ * One of the member's blocking connections ({@link WakeUps}): a read-only {@code XREAD COUNT 1 BLOCK t STREAMS
+ * <shards> <ids>} that says when an idle shard got new entries (fenced reads cannot block inside a script on
+ * Redis 7.0). Waking has no side effect in Redis, so a stale member waking up is harmless. The read names the idle
+ * shards (from their wake-up ids) and the shards it woke that are still reading (from the entry that woke them), so
+ * a shard it woke is watched again the moment it goes idle. A shard that goes idle unwatched (its first idle after
+ * an acquire, a resume, a retry, or a burst) while the read blocks is added by interrupting the read with
+ * {@code CLIENT UNBLOCK} and issuing it again with the new set. On a connection failure every idle shard is woken
+ * (its fenced read then backs off on errors by itself) and the connection is opened again.
  *
  * <p>Redis Cluster: a multi-key {@code XREAD} must name keys of one hash slot only, and every shard has a
  * slot of its own (its hash tag), so one blocking read cannot cover the member's shards. In cluster mode the
@@ -51,6 +55,15 @@ final class WakeUpLoop {
     private final long blockMs;
     private final Consumer<ShardId> onWake;
     private final Map<ShardId, String> idle = new LinkedHashMap<>();
+    /**
+     * Shards this loop woke that have not gone idle again, watched from the entry that woke them (standalone mode): when
+     * such a shard goes idle, the read in flight already watches it (every entry it will have read is at or after that
+     * one, so nothing after its last read can be missed) and needs no interrupt. A shard that gets more entries while it
+     * reads is dropped from here by the wake-up those entries cause, so a busy shard does not keep the read returning.
+     */
+    private final Map<ShardId, String> woke = new LinkedHashMap<>();
+    /** The shards the blocking read in flight watches. */
+    private Set<ShardId> watched = Set.of();
     private RedisConnection connection;
     private long clientId = -1;
     private boolean connecting;
@@ -84,17 +97,19 @@ final class WakeUpLoop {
     /** Waits for entries after {@code id} on {@code shard}. */
     void add(ShardId shard, String id) {
         idle.put(shard, id);
-        if (reading) {
+        boolean covered = woke.remove(shard) != null && watched.contains(shard);
+        if (!reading) {
+            kick();
+        } else if (!covered) {
             unwatched = true;
             interruptSoon();
-        } else {
-            kick();
         }
     }
 
     /** Stops waiting for {@code shard} (a wake-up already on its way is ignored). */
     void remove(ShardId shard) {
         idle.remove(shard);
+        woke.remove(shard);
     }
 
     /** The number of shards waiting. */
@@ -106,6 +121,7 @@ final class WakeUpLoop {
     Future<Void> close() {
         closed = true;
         idle.clear();
+        woke.clear();
         RedisConnection c = connection;
         connection = null;
         return c == null ? Future.succeededFuture() : c.close().otherwise((Void) null);
@@ -123,16 +139,21 @@ final class WakeUpLoop {
             connect();
             return;
         }
-        List<ShardId> shards = new ArrayList<>(idle.keySet());
+        List<ShardId> shards = new ArrayList<>(idle.size() + woke.size());
+        shards.addAll(idle.keySet());
+        shards.addAll(woke.keySet());
         Request req = Request.cmd(Command.XREAD).arg("COUNT").arg(1).arg("BLOCK").arg(blockMs).arg("STREAMS");
         shards.forEach(s -> req.arg(s.key()));
-        shards.forEach(s -> req.arg(idle.get(s)));
+        idle.values().forEach(req::arg);
+        woke.values().forEach(req::arg);
+        watched = new HashSet<>(shards);
         reading = true;
         unblockSent = false;
         unwatched = false;
         RedisConnection c = connection;
         onContext(c.send(req).timeout(blockMs + redis.commandTimeoutMs(), TimeUnit.MILLISECONDS), ar -> {
             reading = false;
+            watched = Set.of();
             if (ar.failed()) {
                 failed(c, ar.cause());
                 return;
@@ -193,19 +214,27 @@ final class WakeUpLoop {
         if (reply == null) {
             return; // timed out or unblocked
         }
-        List<String> keys = new ArrayList<>();
         if (reply.isMap()) {
-            keys.addAll(reply.getKeys());
+            for (String key : reply.getKeys()) {
+                woken(key, reply.get(key));
+            }
         } else {
             for (Response stream : reply) {
-                keys.add(stream.get(0).toString());
+                woken(stream.get(0).toString(), stream.get(1));
             }
         }
-        for (String key : keys) {
-            ShardId shard = ShardId.fromKey(key);
-            if (idle.remove(shard) != null) {
-                onWake.accept(shard);
+    }
+
+    /** {@code entries}: what the read returned for the stream {@code key} (one entry, COUNT 1). */
+    private void woken(String key, Response entries) {
+        ShardId shard = ShardId.fromKey(key);
+        if (idle.remove(shard) != null) {
+            if (!cluster && entries != null && entries.size() > 0) {
+                woke.put(shard, entries.get(0).get(0).toString());
             }
+            onWake.accept(shard);
+        } else {
+            woke.remove(shard); // still reading, and more came: watched again once it goes idle
         }
     }
 
@@ -277,6 +306,7 @@ final class WakeUpLoop {
         LOG.warn("Wake-up read failed ({} in a row): {}; waking {} idle shards and reconnecting", failures, cause.toString(), idle.size());
         List<ShardId> all = new ArrayList<>(idle.keySet());
         idle.clear();
+        woke.clear();
         all.forEach(onWake);
         long delay = Math.min(5_000, 50L << Math.min(failures, 7));
         context.owner().setTimer(delay, t -> context.runOnContext(v -> kick()));

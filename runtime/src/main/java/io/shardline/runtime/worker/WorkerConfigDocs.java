@@ -1,13 +1,14 @@
 package io.shardline.runtime.worker;
 
 import io.shardline.api.config.ConfigDocs;
+import io.shardline.runtime.listener.ListenerConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Generates {@code docs/configuration.md} from {@link WorkerConfig#DEFINITION}. A test fails when the
+ * Generates {@code docs/configuration.md} from {@link WorkerConfig#DEFINITION} and {@link ListenerConfig#DEFINITION}. A test fails when the
  * committed file differs from {@link #render()}.
  *
  * <p>Run: {@code bin/shardline-run-class io.shardline.runtime.worker.WorkerConfigDocs docs/configuration.md}.
@@ -53,9 +54,25 @@ public final class WorkerConfigDocs {
     private WorkerConfigDocs() {
     }
 
-    /** The whole document. */
+    private static final String LISTENERS = """
+
+            # Listener configuration
+
+            <!-- GENERATED from io.shardline.runtime.listener.ListenerConfig, as above. -->
+
+            Each `*.properties` file in `listeners.dir` (or the body of `PUT /listeners/{name}/config`) defines one
+            listener, named after the file. It is validated against these keys and, for `handler.config.*`,
+            against the handler's own definition (see the handler's documentation), with the same error
+            quality as the worker file: an invalid listener file stops the worker at start (exit code 2, every
+            problem listed), an invalid `PUT` body is refused with 400 and the problems.
+
+            ## Keys
+
+            """;
+
+    /** The whole document: the worker's keys, then a listener's. */
     public static String render() {
-        return INTRO + ConfigDocs.markdown(WorkerConfig.DEFINITION, 3);
+        return INTRO + ConfigDocs.markdown(WorkerConfig.DEFINITION, 3) + LISTENERS + ConfigDocs.markdown(ListenerConfig.DEFINITION, 3);
     }
 
     /** Writes the document to the path given as the only argument. */

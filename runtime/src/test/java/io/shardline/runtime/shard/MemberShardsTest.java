@@ -65,6 +65,30 @@ class MemberShardsTest {
         assertThat(handler.events).contains("assigned orders:0@1");
     }
 
+    /**
+     * Local workers bound handler calls, not Redis steps: while both workers are held by handler calls that do not
+     * return, every other shard still reads its record (it is pending to the member), and no third call starts.
+     */
+    @Test
+    void handlerCallsAreBoundedByTheWorkersButReadsDoNotWaitForAWorker() throws Exception {
+        List<ShardId> shards = shards(6);
+        h.own(shards, "A", 1);
+        CountDownLatch release = new CountDownLatch(1);
+        RecordingHandler handler = new RecordingHandler();
+        handler.behaviour = (r, ctx) -> release.await(30, TimeUnit.SECONDS);
+        MemberShards a = h.member("A", handler, settings(2, 10));
+        shards.forEach(s -> await(a.acquire(s, 1)));
+        shards.forEach(s -> add(h.redis, s, 1));
+
+        waitUntil("both workers busy in the handler", 10_000, () -> handler.concurrent.get() == 2);
+        waitUntil("every shard read its record meanwhile", 10_000, () -> shards.stream().allMatch(s -> h.pending(s) == 1));
+        assertThat(handler.concurrent.get()).as("no third handler call while both workers are held").isEqualTo(2);
+        release.countDown();
+        waitUntil("all handled and acknowledged", 10_000,
+                () -> handler.total() == 6 && shards.stream().allMatch(s -> h.pending(s) == 0));
+        assertThat(handler.maxConcurrent.get()).isEqualTo(2);
+    }
+
     @Test
     void takeoverAfterAnOwnerDiesLosesNothingAndTheOldOwnersAcksAreRefused() throws Exception {
         ShardId s = new ShardId("orders", 0);

@@ -75,6 +75,69 @@ class WakeUpLoopTest {
         await(on(context, () -> { }).compose(v -> loop.close()));
     }
 
+    /**
+     * A shard the loop woke is watched again by the very next read, from the entry that woke it: when it goes idle
+     * again it is covered at once, with no interrupt (here the interrupt timer would take a minute), and an entry
+     * added then wakes it.
+     */
+    @Test
+    void aShardTheLoopWokeIsWatchedAgainAtOnceWhenItGoesIdle() {
+        ShardId a = new ShardId("orders", 0);
+        ShardId b = new ShardId("orders", 1);
+        String topA = add(redis, a, 1).get(0);
+        String topB = add(redis, b, 1).get(0);
+        Context context = vertx.getOrCreateContext();
+        List<ShardId> woken = new CopyOnWriteArrayList<>();
+        WakeUpLoop loop = new WakeUpLoop(redis, context, BLOCK_MS, BLOCK_MS, woken::add);
+
+        await(on(context, () -> {
+            loop.add(a, topA);
+            loop.add(b, topB);
+        }));
+        waitUntil("the read blocks", 10_000, () -> blockedClients() == 1);
+        String next = add(redis, a, 1).get(0);
+        waitUntil("shard 0 woken", 10_000, () -> woken.contains(a));
+        waitUntil("the read blocks again", 10_000, () -> blockedClients() == 1);
+        await(on(context, () -> loop.add(a, next))); // shard 0 read its entry and is idle again
+        add(redis, a, 1);
+        waitUntil("shard 0 woken again, long before any interrupt", 10_000, () -> woken.size() == 2);
+        assertThat(woken).containsExactly(a, a);
+        await(on(context, () -> { }).compose(v -> loop.close()));
+    }
+
+    /**
+     * A shard the loop woke that gets more entries while it reads is not woken again by them (it is reading), and the
+     * read that saw them stops watching it: once idle, it is watched from where it got to, so an old entry does not
+     * make the read return at once, over and over.
+     */
+    @Test
+    void aWokenShardThatGetsMoreEntriesWhileReadingIsNotWokenAgainByThem() {
+        ShardId a = new ShardId("orders", 0);
+        ShardId b = new ShardId("orders", 1);
+        String topA = add(redis, a, 1).get(0);
+        String topB = add(redis, b, 1).get(0);
+        Context context = vertx.getOrCreateContext();
+        List<ShardId> woken = new CopyOnWriteArrayList<>();
+        WakeUpLoop loop = new WakeUpLoop(redis, context, BLOCK_MS, 50, woken::add);
+
+        await(on(context, () -> {
+            loop.add(a, topA);
+            loop.add(b, topB);
+        }));
+        waitUntil("the read blocks", 10_000, () -> blockedClients() == 1);
+        add(redis, a, 1);
+        waitUntil("shard 0 woken", 10_000, () -> woken.contains(a));
+        String last = add(redis, a, 3).get(2); // while shard 0 "reads": the read returns for it, which is not a wake-up
+        waitUntil("the read blocks again", 10_000, () -> blockedClients() == 1);
+        assertThat(woken).containsExactly(a);
+        await(on(context, () -> loop.add(a, last))); // idle after reading all four
+        waitUntil("the read blocks on both again", 10_000, () -> blockedClients() == 1);
+        add(redis, b, 1);
+        waitUntil("shard 1 woken", 10_000, () -> woken.contains(b));
+        assertThat(woken).containsExactly(a, b);
+        await(on(context, () -> { }).compose(v -> loop.close()));
+    }
+
     /** Runs {@code action} on {@code context}; completes once it ran. */
     private static Future<Void> on(Context context, Runnable action) {
         Promise<Void> done = Promise.promise();
