@@ -6,7 +6,9 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The fields of one stream entry: an immutable map that keeps the order the producer wrote them in, held as one
@@ -15,25 +17,63 @@ import java.util.Set;
  * (on the consumption hot path that copy was a tenth of the event loop's time), and {@link StreamRecord} keeps an
  * {@code EntryFields} as it is, since nobody can change it.
  *
+ * <p>A runtime may build one that decodes its fields on first use ({@link #decodedOnFirstUse}): the Redis reply is
+ * then turned into strings on the handler's thread, when the handler first looks at the fields, instead of on the
+ * thread that read the reply (and not at all for a handler that never looks).
+ *
  * <p>Behaves like any other {@link Map} ({@code equals}, {@code hashCode} and {@code toString} as in
  * {@link AbstractMap}); every mutator throws {@link UnsupportedOperationException}. A name written twice keeps its
  * first position and its last value, as a {@code LinkedHashMap} filled in order would. Lookups scan the array for
- * small entries and use a hash index for large ones. Thread-safe (immutable).
+ * small entries and use a hash index for large ones. Thread-safe (immutable once decoded; decoding happens once,
+ * under the map's lock).
  */
 public final class EntryFields extends AbstractMap<String, String> {
 
     /** From this many fields on, lookups go through a hash index built when the map is. */
     static final int INDEX_FROM = 12;
 
-    private static final EntryFields EMPTY = new EntryFields(new String[0], null);
+    private static final EntryFields EMPTY = new EntryFields(new Contents(new String[0], null));
 
-    private final String[] namesAndValues;
-    private final Map<String, Integer> index;
+    /** The decoded fields: names and values alternating, and the index of large ones (else null). */
+    private record Contents(String[] namesAndValues, Map<String, Integer> index) {
+    }
+
+    private volatile Contents contents;
+    /** What {@link #decodedOnFirstUse} was given, until it is decoded. */
+    private Supplier<String[]> undecoded;
     private Set<Map.Entry<String, String>> entrySet;
 
-    private EntryFields(String[] namesAndValues, Map<String, Integer> index) {
-        this.namesAndValues = namesAndValues;
-        this.index = index;
+    private EntryFields(Contents contents) {
+        this.contents = contents;
+    }
+
+    private EntryFields(Supplier<String[]> undecoded) {
+        this.undecoded = undecoded;
+    }
+
+    /**
+     * Fields that are decoded when first used: {@code namesAndValues} is called once, on the thread of the first
+     * lookup, iteration, size or comparison, and must then give {@code name1, value1, name2, value2, ...} (checked as
+     * by {@link #of}; a problem is thrown from that first use). For runtimes handing records to handlers; it keeps
+     * what the supplier holds alive until then.
+     */
+    public static EntryFields decodedOnFirstUse(Supplier<String[]> namesAndValues) {
+        return new EntryFields(Objects.requireNonNull(namesAndValues, "namesAndValues"));
+    }
+
+    private Contents contents() {
+        Contents c = contents;
+        if (c == null) {
+            synchronized (this) {
+                c = contents;
+                if (c == null) {
+                    c = checked(undecoded.get()).contents;
+                    contents = c;
+                    undecoded = null;
+                }
+            }
+        }
+        return c;
     }
 
     /**
@@ -43,14 +83,15 @@ public final class EntryFields extends AbstractMap<String, String> {
      * @throws NullPointerException when a name or value is null
      */
     public static EntryFields of(String... namesAndValues) {
-        if (namesAndValues.length % 2 != 0) {
+        return namesAndValues.length == 0 ? EMPTY : checked(namesAndValues.clone());
+    }
+
+    /** {@code kv} (owned by the caller no more) checked and folded into fields. */
+    private static EntryFields checked(String[] kv) {
+        if (kv.length % 2 != 0) {
             throw new IllegalArgumentException("entry fields: names and values must come in pairs, got "
-                    + namesAndValues.length + " strings");
+                    + kv.length + " strings");
         }
-        if (namesAndValues.length == 0) {
-            return EMPTY;
-        }
-        String[] kv = namesAndValues.clone();
         for (int i = 0; i < kv.length; i++) {
             if (kv[i] == null) {
                 throw new NullPointerException((i % 2 == 0 ? "name" : "value") + " of entry field " + (i / 2) + " is null");
@@ -82,7 +123,7 @@ public final class EntryFields extends AbstractMap<String, String> {
                 }
             }
         }
-        return new EntryFields(kv, null);
+        return new EntryFields(new Contents(kv, null));
     }
 
     private static EntryFields indexed(String[] kv) {
@@ -101,14 +142,15 @@ public final class EntryFields extends AbstractMap<String, String> {
             }
         }
         String[] exact = n == kv.length ? folded : java.util.Arrays.copyOf(folded, n);
-        return new EntryFields(exact, exact.length / 2 >= INDEX_FROM ? index : null);
+        return new EntryFields(new Contents(exact, exact.length / 2 >= INDEX_FROM ? index : null));
     }
 
-    private int find(Object name) {
-        if (index != null) {
-            Integer at = index.get(name);
+    private static int find(Contents c, Object name) {
+        if (c.index() != null) {
+            Integer at = c.index().get(name);
             return at == null ? -1 : at;
         }
+        String[] namesAndValues = c.namesAndValues();
         for (int i = 0; i < namesAndValues.length; i += 2) {
             if (namesAndValues[i].equals(name)) {
                 return i;
@@ -119,18 +161,19 @@ public final class EntryFields extends AbstractMap<String, String> {
 
     @Override
     public String get(Object name) {
-        int at = find(name);
-        return at < 0 ? null : namesAndValues[at + 1];
+        Contents c = contents();
+        int at = find(c, name);
+        return at < 0 ? null : c.namesAndValues()[at + 1];
     }
 
     @Override
     public boolean containsKey(Object name) {
-        return find(name) >= 0;
+        return find(contents(), name) >= 0;
     }
 
     @Override
     public int size() {
-        return namesAndValues.length / 2;
+        return contents().namesAndValues().length / 2;
     }
 
     @Override
@@ -147,6 +190,7 @@ public final class EntryFields extends AbstractMap<String, String> {
     private final class Entries extends AbstractSet<Map.Entry<String, String>> {
         @Override
         public Iterator<Map.Entry<String, String>> iterator() {
+            String[] namesAndValues = contents().namesAndValues();
             return new Iterator<>() {
                 private int next;
 
@@ -169,7 +213,7 @@ public final class EntryFields extends AbstractMap<String, String> {
 
         @Override
         public int size() {
-            return namesAndValues.length / 2;
+            return EntryFields.this.size();
         }
     }
 }

@@ -93,4 +93,29 @@ class EntryFieldsTest {
         assertThat(r.fields()).isSameAs(f);
         assertThat(new StreamRecord(new ShardId("orders", 1), "1-0", Map.of("n", "1"), 1)).isEqualTo(r);
     }
+
+    @Test
+    void fieldsDecodedOnFirstUseAreDecodedOnceWhenFirstLookedAt() {
+        java.util.concurrent.atomic.AtomicInteger decodes = new java.util.concurrent.atomic.AtomicInteger();
+        EntryFields lazy = EntryFields.decodedOnFirstUse(() -> {
+            decodes.incrementAndGet();
+            return new String[] {"b", "2", "a", "1", "b", "3"};
+        });
+        StreamRecord record = new StreamRecord(new ShardId("orders", 0), "1-0", lazy, 1);
+        assertThat(decodes).as("building a record does not decode").hasValue(0);
+        assertThat(record.fields()).isSameAs(lazy);
+
+        assertThat(record.field("a")).isEqualTo("1");
+        assertThat(record.fields()).containsExactly(Map.entry("b", "3"), Map.entry("a", "1")).isEqualTo(EntryFields.of("b", "3", "a", "1"));
+        assertThat(lazy.size()).isEqualTo(2);
+        assertThat(decodes).as("decoded once").hasValue(1);
+    }
+
+    @Test
+    void badFieldsDecodedOnFirstUseFailThatUse() {
+        EntryFields odd = EntryFields.decodedOnFirstUse(() -> new String[] {"a", "1", "b"});
+        assertThatThrownBy(() -> odd.get("a")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got 3 strings");
+        EntryFields nullValue = EntryFields.decodedOnFirstUse(() -> new String[] {"a", null});
+        assertThatThrownBy(nullValue::size).isInstanceOf(NullPointerException.class).hasMessageContaining("value of entry field 0");
+    }
 }

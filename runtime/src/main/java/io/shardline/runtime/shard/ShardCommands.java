@@ -214,12 +214,17 @@ public final class ShardCommands {
 
     /**
      * An entry's fields from its reply: a flat array of names and values (RESP2, and the script's replies) or a map
-     * (RESP3), decoded as UTF-8, straight into an {@link EntryFields} (no intermediate hash map).
+     * (RESP3), decoded as UTF-8 into an {@link EntryFields} when first used, that is on the handler's thread (the
+     * event loop that read the reply only parses it), and only if the handler looks at them.
      */
     static EntryFields fields(Response raw) {
-        if (raw == null) {
+        if (raw == null || raw.size() == 0) {
             return EntryFields.of();
         }
+        return EntryFields.decodedOnFirstUse(() -> decode(raw));
+    }
+
+    private static String[] decode(Response raw) {
         String[] kv;
         if (raw.isMap()) {
             kv = new String[raw.size() * 2];
@@ -234,7 +239,7 @@ public final class ShardCommands {
                 kv[f] = raw.get(f).toString();
             }
         }
-        return EntryFields.of(kv);
+        return kv;
     }
 
     private static String loadLibrarySource() {
