@@ -82,7 +82,7 @@ final class FairnessBench {
             ShardId hot = shards.get(0);
             b.group(shards, "g", "m", 1);
             LatencyRecorder recorder = new LatencyRecorder(4_000_000, s -> !s.equals(hot));
-            MemberShards m = b.member("m", recorder, ConsumerSettings.defaults("g", "fair.dlq").withConcurrency(4, 100), "fair");
+            MemberShards m = b.member("m", recorder, ConsumerSettings.defaults("g", "fair.dlq").withConcurrency(4, 100).withAckLinger(Long.getLong("bench.ackLingerMs", ConsumerSettings.DEFAULT_ACK_LINGER_MS)), "fair");
             shards.forEach(s -> await(m.acquire(s, 1)));
             SteadyProducer producer = new SteadyProducer(b, shards.subList(1, SHARDS), 3_150); // 50 rec/s per other shard
             producer.start();

@@ -8,6 +8,7 @@ import io.shardline.api.config.Validator;
 import io.shardline.coordinator.assignor.AssignorRegistry;
 import io.shardline.runtime.shard.AckMode;
 import io.shardline.runtime.shard.ConsumerSettings;
+import io.shardline.runtime.shard.HotPath;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -39,6 +40,7 @@ public final class ListenerConfig {
     public static final String START_FROM_CONFIG = "start.from";
     public static final String RELEASE_INFLIGHT_CONFIG = "release.inflight";
     public static final String WAKEUP_BLOCK_CONFIG = "wakeup.block.ms";
+    public static final String ACK_LINGER_CONFIG = "ack.linger.ms";
 
     /** The definition every listener file is validated against. */
     public static final ConfigDef DEFINITION = define();
@@ -87,6 +89,12 @@ public final class ListenerConfig {
                         "The stream failed records are written to, with their error. Default: <listener>.dlq.", "Retries")
                 .define(HANDLER_TIMEOUT_CONFIG, ConfigType.LONG, 30_000L, Validator.between(1, 86_400_000), Importance.MEDIUM,
                         "A handler call running longer counts as failed (its thread is interrupted).", "Retries")
+                .define(ACK_LINGER_CONFIG, ConfigType.LONG, ConsumerSettings.DEFAULT_ACK_LINGER_MS, Validator.between(0, 10_000),
+                        Importance.LOW, "How long a shard that keeps up (its last read was small) may hold the acknowledgement of "
+                                + "its last handled batch, so that it goes to Redis with the shard's next read: one Redis call per batch "
+                                + "instead of two. 0: acknowledge each batch at once. A release or pause acknowledges first; after a "
+                                + "crash the records handled in this time are handled again by the next owner (at least once).",
+                        "Processing")
                 .define(RELEASE_INFLIGHT_CONFIG, ConfigType.STRING, "finish", Validator.oneOf("finish", "abandon"), Importance.LOW,
                         "When a shard moves away: finish the batch in flight first, or abandon it to the next owner.", "Processing")
                 .define(WAKEUP_BLOCK_CONFIG, ConfigType.LONG, 1_000L, Validator.between(10, 60_000), Importance.LOW,
@@ -180,6 +188,6 @@ public final class ListenerConfig {
                 values.getLong(RETRY_BACKOFF_CONFIG), values.getLong(RETRY_BACKOFF_MAX_CONFIG), deadLetterStream(),
                 values.getLong(HANDLER_TIMEOUT_CONFIG),
                 ConsumerSettings.ReleaseMode.valueOf(values.getString(RELEASE_INFLIGHT_CONFIG).toUpperCase(Locale.ROOT)),
-                values.getLong(WAKEUP_BLOCK_CONFIG), 1_000);
+                values.getLong(WAKEUP_BLOCK_CONFIG), 1_000, HotPath.TRANSACTION, values.getLong(ACK_LINGER_CONFIG));
     }
 }

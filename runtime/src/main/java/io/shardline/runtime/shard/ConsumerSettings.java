@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param wakeUpBlockMs the BLOCK time of the member's wake-up {@code XREAD}
  * @param takeoverPageSize entries moved per takeover page
  * @param hotPath how the fenced ack-and-read of the hot path is done (a Redis Cluster always uses the script)
+ * @param ackLingerMs how long a shard that keeps up may hold the acknowledgement of its last handled batch so that it
+ *                    rides on the shard's next read ({@code ack.linger.ms}; 0: acknowledge at once)
  */
 public record ConsumerSettings(
         String group,
@@ -33,7 +35,11 @@ public record ConsumerSettings(
         ReleaseMode releaseMode,
         long wakeUpBlockMs,
         int takeoverPageSize,
-        HotPath hotPath) {
+        HotPath hotPath,
+        long ackLingerMs) {
+
+    /** The default {@code ack.linger.ms}. */
+    public static final long DEFAULT_ACK_LINGER_MS = 100;
 
     /** What happens to the batch in flight when a shard is released. */
     public enum ReleaseMode {
@@ -56,6 +62,9 @@ public record ConsumerSettings(
         requirePositive("handler.timeout.ms", handlerTimeoutMs);
         requirePositive("wake-up block", wakeUpBlockMs);
         requirePositive("takeover page", takeoverPageSize);
+        if (ackLingerMs < 0) {
+            throw new IllegalArgumentException("ack.linger.ms must be >= 0, got " + ackLingerMs);
+        }
         if (retryBackoffMs < 0 || retryBackoffMaxMs < retryBackoffMs) {
             throw new IllegalArgumentException("need 0 <= retry.backoff.ms <= retry.backoff.max.ms, got "
                     + retryBackoffMs + " and " + retryBackoffMaxMs);
@@ -67,37 +76,44 @@ public record ConsumerSettings(
                             long retryBackoffMs, long retryBackoffMaxMs, String deadLetterStream, long handlerTimeoutMs,
                             ReleaseMode releaseMode, long wakeUpBlockMs, int takeoverPageSize) {
         this(group, maxConcurrency, batchSize, ackMode, maxAttempts, retryBackoffMs, retryBackoffMaxMs, deadLetterStream,
-                handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, HotPath.TRANSACTION);
+                handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, HotPath.TRANSACTION, DEFAULT_ACK_LINGER_MS);
     }
 
     /** Defaults for tests and tools: 4 workers, batches of 100, 3 attempts, 100 ms..10 s backoff, 30 s timeout. */
     public static ConsumerSettings defaults(String group, String deadLetterStream) {
         return new ConsumerSettings(group, 4, 100, AckMode.ACK, 3, 100, 10_000, deadLetterStream, 30_000,
-                ReleaseMode.FINISH, 1_000, 1_000, HotPath.TRANSACTION);
+                ReleaseMode.FINISH, 1_000, 1_000, HotPath.TRANSACTION, DEFAULT_ACK_LINGER_MS);
     }
 
     /** A copy with other local worker capacity and batch size. */
     public ConsumerSettings withConcurrency(int newMaxConcurrency, int newBatchSize) {
         return new ConsumerSettings(group, newMaxConcurrency, newBatchSize, ackMode, maxAttempts, retryBackoffMs,
-                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath);
+                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath, ackLingerMs);
     }
 
     /** A copy with other retry settings. */
     public ConsumerSettings withRetries(int newMaxAttempts, long newBackoffMs, long newBackoffMaxMs, long newTimeoutMs) {
         return new ConsumerSettings(group, maxConcurrency, batchSize, ackMode, newMaxAttempts, newBackoffMs,
-                newBackoffMaxMs, deadLetterStream, newTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath);
+                newBackoffMaxMs, deadLetterStream, newTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath, ackLingerMs);
     }
 
     /** A copy with another ack mode and release mode. */
     public ConsumerSettings withModes(AckMode newAckMode, ReleaseMode newReleaseMode) {
         return new ConsumerSettings(group, maxConcurrency, batchSize, newAckMode, maxAttempts, retryBackoffMs,
-                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, newReleaseMode, wakeUpBlockMs, takeoverPageSize, hotPath);
+                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, newReleaseMode, wakeUpBlockMs, takeoverPageSize, hotPath, ackLingerMs);
     }
 
     /** A copy with another hot path. */
     public ConsumerSettings withHotPath(HotPath newHotPath) {
         return new ConsumerSettings(group, maxConcurrency, batchSize, ackMode, maxAttempts, retryBackoffMs,
-                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, newHotPath);
+                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, newHotPath, ackLingerMs);
+    }
+
+    /** A copy with another acknowledgement linger (0: acknowledge every batch at once). */
+    public ConsumerSettings withAckLinger(long newAckLingerMs) {
+        return new ConsumerSettings(group, maxConcurrency, batchSize, ackMode, maxAttempts, retryBackoffMs,
+                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath,
+                newAckLingerMs);
     }
 
     /** The retry delay before attempt {@code attempt + 1}: {@code retryBackoffMs * 2^(attempt-1)}, capped. */

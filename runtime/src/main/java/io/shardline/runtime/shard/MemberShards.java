@@ -95,6 +95,7 @@ public final class MemberShards {
     /** Local workers in use: handler calls running now (at most {@code max.concurrency}). */
     private int busy;
     private boolean pumping;
+    private final ReadPriority readPriority = new ReadPriority();
     private boolean memberPaused;
     private boolean closed;
 
@@ -235,6 +236,7 @@ public final class MemberShards {
                 s.paused = true;
                 dequeue(s);
                 unidle(s);
+                schedule(s); // a lingering acknowledgement is sent now
             }
             return Future.succeededFuture();
         });
@@ -259,6 +261,7 @@ public final class MemberShards {
             for (OwnedShard s : shards.values()) {
                 dequeue(s);
                 unidle(s);
+                schedule(s); // a lingering acknowledgement is sent now
             }
             return Future.succeededFuture();
         });
@@ -314,7 +317,8 @@ public final class MemberShards {
             return false;
         }
         return switch (s.phase()) {
-            case TAKING_OVER, REPLAYING, READING -> !s.paused && !memberPaused;
+            // a paused shard still sends the acknowledgement it holds (ack linger), then stops
+            case TAKING_OVER, REPLAYING, READING -> !s.paused && !memberPaused || !s.unacked.isEmpty();
             case RELEASING -> settings.releaseMode() == ConsumerSettings.ReleaseMode.FINISH
                     && (s.batch != null && s.batch.started() || !s.unacked.isEmpty());
             default -> false;
@@ -370,6 +374,9 @@ public final class MemberShards {
             s.holdsWorker = true;
         }
         s.stepping = true;
+        if (!worker && s.keepingUp && s.phase() == ShardPhase.READING) {
+            s.readTicket = readPriority.started(); // a read (or ack-and-read) on its records' latency path
+        }
         steps.step(s);
         return true;
     }
@@ -392,6 +399,11 @@ public final class MemberShards {
     }
 
     private void finish(OwnedShard s, ShardSteps.Next next, long delayMs) {
+        if (s.readTicket >= 0) {
+            long ticket = s.readTicket;
+            s.readTicket = -1;
+            readPriority.ended(ticket);
+        }
         if (s.holdsWorker) {
             s.holdsWorker = false;
             busy--;
@@ -404,9 +416,24 @@ public final class MemberShards {
             switch (next) {
                 case AGAIN -> schedule(s);
                 case IDLE -> {
-                    if (runnable(s) && s.phase() == ShardPhase.READING) {
+                    if (s.rereadOnEmpty) {
+                        s.rereadOnEmpty = false;
+                        schedule(s); // woken while it read: what woke it may have come after that read
+                    } else if (runnable(s) && s.phase() == ShardPhase.READING) {
                         s.idle = true;
                         wakeUp.add(s.shard(), s.wakeId);
+                    }
+                }
+                case LINGER -> {
+                    if (s.rereadOnEmpty) {
+                        s.rereadOnEmpty = false;
+                        schedule(s); // as for IDLE: read again (with the acknowledgement)
+                    } else if (!s.paused && !memberPaused && s.phase() == ShardPhase.READING) {
+                        s.idle = true;
+                        wakeUp.add(s.shard(), s.wakeId);
+                        s.lingerTimerId = vertx.setTimer(settings.ackLingerMs(), id -> lingerOver(s));
+                    } else {
+                        schedule(s); // paused or released meanwhile: acknowledge now
                     }
                 }
                 case WAIT -> s.timerId = vertx.setTimer(Math.max(1, delayMs), id -> {
@@ -422,17 +449,42 @@ public final class MemberShards {
 
     private void woken(ShardId shard) {
         OwnedShard s = shards.get(shard);
-        if (s != null && s.idle) {
+        if (s == null || !s.phase().active()) {
+            return;
+        }
+        if (s.idle) {
+            s.idle = false;
+            cancelLinger(s);
+            schedule(s);
+        } else {
+            s.rereadOnEmpty = true; // still on the wake-up connection after its linger ran out
+        }
+    }
+
+    /**
+     * The ack linger of an idle shard ran out: it acknowledges (and looks again) now. It stays on its wake-up
+     * connection meanwhile, so that going idle again needs no interrupt; a wake-up in between makes it read again.
+     */
+    private void lingerOver(OwnedShard s) {
+        s.lingerTimerId = -1;
+        if (s.idle) {
             s.idle = false;
             schedule(s);
         }
     }
 
-    private void unidle(OwnedShard s) {
-        if (s.idle) {
-            s.idle = false;
-            wakeUp.remove(s.shard());
+    private void cancelLinger(OwnedShard s) {
+        if (s.lingerTimerId >= 0) {
+            vertx.cancelTimer(s.lingerTimerId);
+            s.lingerTimerId = -1;
         }
+    }
+
+    /** Takes the shard off the wake-up connections (it may be there after its linger ran out, without being idle). */
+    private void unidle(OwnedShard s) {
+        s.idle = false;
+        cancelLinger(s);
+        wakeUp.remove(s.shard());
     }
 
     private void transition(OwnedShard s, ShardPhase next, String reason) {
@@ -463,6 +515,11 @@ public final class MemberShards {
         public void unschedule(OwnedShard s) {
             dequeue(s);
             unidle(s);
+        }
+
+        @Override
+        public void afterKeepingUpReads(Runnable call) {
+            readPriority.afterReadsInFlight(call);
         }
 
         @Override

@@ -40,6 +40,12 @@ final class OwnedShard implements ShardContext {
     boolean stepping;
     /** The shard's step holds one of the member's local workers (its handler call runs or is about to). */
     boolean holdsWorker;
+    /** The ack-linger timer of an idle shard holding a handled batch's acknowledgement, or -1. */
+    long lingerTimerId = -1;
+    /** The {@link ReadPriority} ticket of the keeping-up read this shard's step is doing, or -1. */
+    long readTicket = -1;
+    /** A wake-up came while the shard was not idle (its linger ran out meanwhile): read again before idling. */
+    boolean rereadOnEmpty;
     /** Registered with the wake-up read. */
     boolean idle;
     /** Paused by {@code pause(shard)}. */

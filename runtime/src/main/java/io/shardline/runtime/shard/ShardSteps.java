@@ -29,8 +29,12 @@ import org.slf4j.LoggerFactory;
  */
 final class ShardSteps {
 
-    /** What a shard does after its step. */
-    enum Next { AGAIN, IDLE, WAIT, STOP }
+    /**
+     * What a shard does after its step: step again; wait for new entries; wait for a timer; stop; or {@code LINGER}:
+     * wait for new entries holding the acknowledgement of the batch just handled, which goes to Redis with the
+     * shard's next read or, if none comes within {@code ack.linger.ms}, on its own.
+     */
+    enum Next { AGAIN, IDLE, WAIT, STOP, LINGER }
 
     /** The member's scheduler, as the steps see it. Called on the member's context. */
     interface Scheduler {
@@ -48,6 +52,9 @@ final class ShardSteps {
 
         /** The handler call of the shard's step is over: its local worker is free for the next shard waiting. */
         void workerDone(OwnedShard s);
+
+        /** Runs {@code call} now, or once the reads of keeping-up shards in flight now have returned ({@link ReadPriority}). */
+        void afterKeepingUpReads(Runnable call);
 
         /** Drops the shard from the member's shard map and phase view (if it is still the current one). */
         void forget(OwnedShard s);
@@ -100,7 +107,11 @@ final class ShardSteps {
         if (s.phase().active() && !lease.valid()) {
             leaseLapsed(s, "read or handle");
         } else if (!s.unacked.isEmpty()) {
-            ack(s);
+            if (s.batch == null && s.phase() == ShardPhase.READING && !s.paused && !scheduler.memberPaused()) {
+                ackAndRead(s); // a lingering acknowledgement goes with the next read
+            } else {
+                ack(s);
+            }
         } else if (s.batch != null && s.batch.deadLetterDue()) {
             deadLetter(s);
         } else if (s.batch != null) {
@@ -199,7 +210,13 @@ final class ShardSteps {
                 if (!lease.valid()) {
                     leaseLapsed(s, "acknowledge " + records.size() + " handled record(s)");
                 } else if (batch.finished() && s.phase() == ShardPhase.READING && !s.paused && !scheduler.memberPaused()) {
-                    ackAndRead(s);
+                    if (lingers(s)) {
+                        s.batch = null;
+                        s.wakeId = records.get(records.size() - 1).entryId();
+                        finish(s, Next.LINGER);
+                    } else {
+                        ackAndRead(s);
+                    }
                 } else {
                     ack(s);
                 }
@@ -226,6 +243,15 @@ final class ShardSteps {
                 }
             }
         });
+    }
+
+    /**
+     * Whether the acknowledgement of the batch just handled waits for the shard's next read: only for a shard that
+     * keeps up (its last read was small, so the next one is likely soon and small) and only when a release finishes
+     * the batch in flight (an abandoning release would leave the handled records to the next owner).
+     */
+    private boolean lingers(OwnedShard s) {
+        return settings.ackLingerMs() > 0 && s.keepingUp && settings.releaseMode() == ConsumerSettings.ReleaseMode.FINISH;
     }
 
     private void deadLetter(OwnedShard s) {
@@ -276,6 +302,22 @@ final class ShardSteps {
 
     /** The hot path: acknowledge the batch just handled and read the next one in one call; the shard then goes to the tail. */
     private void ackAndRead(OwnedShard s) {
+        if (s.keepingUp) {
+            ackAndReadNow(s);
+        } else {
+            scheduler.afterKeepingUpReads(() -> ackAndReadNow(s)); // a full batch: keeping-up shards' reads first
+        }
+    }
+
+    private void ackAndReadNow(OwnedShard s) {
+        if (!s.phase().active()) {
+            finish(s, Next.STOP);
+            return;
+        }
+        if (s.phase() != ShardPhase.READING) {
+            ack(s); // released while it waited: acknowledge only, no read-ahead
+            return;
+        }
         List<String> ids = s.unacked;
         if (!lease.valid()) {
             leaseLapsed(s, "acknowledge " + ids.size() + " handled record(s)");

@@ -96,8 +96,11 @@ final class WakeUpLoop {
 
     /** Waits for entries after {@code id} on {@code shard}. */
     void add(ShardId shard, String id) {
+        // the read in flight watches it already (from an earlier id) if it was idle here, or woken and reading, when
+        // that read was issued
+        boolean covered = watched.contains(shard) && (idle.containsKey(shard) || woke.containsKey(shard));
+        woke.remove(shard);
         idle.put(shard, id);
-        boolean covered = woke.remove(shard) != null && watched.contains(shard);
         if (!reading) {
             kick();
         } else if (!covered) {

@@ -233,6 +233,34 @@ class MemberShardsTest {
         waitUntil("backlog drained", 30_000, () -> handler.handled(hot).size() == 3_000);
     }
 
+    /**
+     * A backlogged shard lets keeping-up shards' reads go first, but not their handler calls: a keeping-up shard
+     * whose handler hangs does not hold up the backlog.
+     */
+    @Test
+    void aHangingHandlerOnAKeepingUpShardDoesNotHoldUpABacklog() {
+        List<ShardId> shards = shards(2);
+        h.own(shards, "A", 1);
+        ShardId slow = shards.get(0);
+        ShardId hot = shards.get(1);
+        CountDownLatch release = new CountDownLatch(1);
+        RecordingHandler handler = new RecordingHandler();
+        handler.behaviour = (r, ctx) -> {
+            if (r.shard().equals(slow)) {
+                release.await(60, TimeUnit.SECONDS);
+            }
+        };
+        MemberShards a = h.member("A", handler, settings(2, 10));
+        shards.forEach(s -> await(a.acquire(s, 1)));
+        add(h.redis, slow, 1);
+        waitUntil("the slow shard's handler hangs", 10_000, () -> handler.concurrent.get() == 1);
+        pipelineAdd(hot, 2_000);
+        waitUntil("the backlog drains while the other handler hangs", 30_000, () -> handler.handled(hot).size() == 2_000);
+        assertThat(handler.handled(slow)).isEmpty();
+        release.countDown();
+        waitUntil("the slow record handled", 10_000, () -> handler.handled(slow).size() == 1);
+    }
+
     @Test
     void releaseFinishesTheBatchInFlightThenRevokes() throws Exception {
         ShardId s = new ShardId("orders", 2);
