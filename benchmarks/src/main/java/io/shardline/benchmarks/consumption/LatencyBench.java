@@ -26,7 +26,7 @@ final class LatencyBench {
             List<ShardId> shards = shards("lat", 16);
             b.group(shards, "g", "m", 1);
             LatencyRecorder recorder = new LatencyRecorder((int) (measuredMs * 12), s -> true);
-            MemberShards m = b.member("m", recorder, ConsumerSettings.defaults("g", "lat.dlq").withConcurrency(4, 100), "lat");
+            MemberShards m = b.member("m", recorder, ConsumerSettings.defaults("g", "lat.dlq").withConcurrency(4, 100).withAckLinger(Long.getLong("bench.ackLingerMs", ConsumerSettings.DEFAULT_ACK_LINGER_MS)), "lat");
             shards.forEach(s -> await(m.acquire(s, 1)));
             SteadyProducer producer = new SteadyProducer(b, shards, 10_000);
             producer.run(5_000); // warm-up

@@ -82,19 +82,11 @@ class WakeUpLoopTest {
      */
     @Test
     void aShardTheLoopWokeIsWatchedAgainAtOnceWhenItGoesIdle() {
-        ShardId a = new ShardId("orders", 0);
-        ShardId b = new ShardId("orders", 1);
-        String topA = add(redis, a, 1).get(0);
-        String topB = add(redis, b, 1).get(0);
-        Context context = vertx.getOrCreateContext();
-        List<ShardId> woken = new CopyOnWriteArrayList<>();
-        WakeUpLoop loop = new WakeUpLoop(redis, context, BLOCK_MS, BLOCK_MS, woken::add);
-
-        await(on(context, () -> {
-            loop.add(a, topA);
-            loop.add(b, topB);
-        }));
-        waitUntil("the read blocks", 10_000, () -> blockedClients() == 1);
+        TwoIdleShards t = new TwoIdleShards(BLOCK_MS);
+        ShardId a = t.a;
+        Context context = t.context;
+        WakeUpLoop loop = t.loop;
+        List<ShardId> woken = t.woken;
         String next = add(redis, a, 1).get(0);
         waitUntil("shard 0 woken", 10_000, () -> woken.contains(a));
         waitUntil("the read blocks again", 10_000, () -> blockedClients() == 1);
@@ -112,19 +104,12 @@ class WakeUpLoopTest {
      */
     @Test
     void aWokenShardThatGetsMoreEntriesWhileReadingIsNotWokenAgainByThem() {
-        ShardId a = new ShardId("orders", 0);
-        ShardId b = new ShardId("orders", 1);
-        String topA = add(redis, a, 1).get(0);
-        String topB = add(redis, b, 1).get(0);
-        Context context = vertx.getOrCreateContext();
-        List<ShardId> woken = new CopyOnWriteArrayList<>();
-        WakeUpLoop loop = new WakeUpLoop(redis, context, BLOCK_MS, 50, woken::add);
-
-        await(on(context, () -> {
-            loop.add(a, topA);
-            loop.add(b, topB);
-        }));
-        waitUntil("the read blocks", 10_000, () -> blockedClients() == 1);
+        TwoIdleShards t = new TwoIdleShards(50);
+        ShardId a = t.a;
+        ShardId b = t.b;
+        Context context = t.context;
+        WakeUpLoop loop = t.loop;
+        List<ShardId> woken = t.woken;
         add(redis, a, 1);
         waitUntil("shard 0 woken", 10_000, () -> woken.contains(a));
         String last = add(redis, a, 3).get(2); // while shard 0 "reads": the read returns for it, which is not a wake-up
@@ -136,6 +121,26 @@ class WakeUpLoopTest {
         waitUntil("shard 1 woken", 10_000, () -> woken.contains(b));
         assertThat(woken).containsExactly(a, b);
         await(on(context, () -> { }).compose(v -> loop.close()));
+    }
+
+    /** Two shards with one entry each, idle on a new loop whose blocking read is in flight. */
+    private final class TwoIdleShards {
+        final ShardId a = new ShardId("orders", 0);
+        final ShardId b = new ShardId("orders", 1);
+        final Context context = vertx.getOrCreateContext();
+        final List<ShardId> woken = new CopyOnWriteArrayList<>();
+        final WakeUpLoop loop;
+
+        TwoIdleShards(long unblockDelayMs) {
+            String topA = add(redis, a, 1).get(0);
+            String topB = add(redis, b, 1).get(0);
+            loop = new WakeUpLoop(redis, context, BLOCK_MS, unblockDelayMs, woken::add);
+            await(on(context, () -> {
+                loop.add(a, topA);
+                loop.add(b, topB);
+            }));
+            waitUntil("the read blocks", 10_000, () -> blockedClients() == 1);
+        }
     }
 
     /** Runs {@code action} on {@code context}; completes once it ran. */
