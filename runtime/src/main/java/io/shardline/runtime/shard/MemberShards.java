@@ -8,7 +8,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +36,10 @@ import org.slf4j.LoggerFactory;
  * handler calls of others. So a shard has at most one read loop and one batch in flight, its records are
  * handled in entry-id order, and shards with data are served round-robin: a backlog on one shard delays the
  * others' handler calls by at most one batch per worker. A shard whose read comes back empty waits on the
- * member's wake-up connections ({@link WakeUps}); a shard retrying a failed batch waits on a timer.
+ * member's wake-up connections ({@link WakeUps}); a shard retrying a failed batch waits on a timer. A shard that
+ * keeps up holds the acknowledgement of its last batch for up to {@code ack.linger.ms}, so that it goes with its next
+ * read; a backlogged shard's next fenced ack-and-read lets the keeping-up reads in flight go first
+ * ({@link ReadPriority}).
  *
  * <p>Acquiring a shard first sweeps every pending entry of the group (previous owners') into this
  * member's PEL, replays that PEL in id order, and only then reads new entries. Every read and ack is
@@ -48,12 +50,12 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: all state lives on one Vert.x context; public methods may be called from any thread
  * and return futures completed on that context. Handler code runs on the member's worker pool.
  *
- * <p>Structure: this class is the member's API and scheduler (the shard map, the ready queue, the worker
- * count, idling on the wake-up connections and retry timers). What one step of a shard does, the Redis
- * retry and fencing rules and the terminal transitions live in {@link ShardSteps}, which runs on the same
- * context and reports the end of every step back through {@link ShardSteps.Scheduler#finish}; the pure
- * parts live beside them ({@link BatchRun}, {@link ShardPhase}, {@link ConsumerSettings},
- * {@link WakeUpLoop}, {@link HandlerInvoker}).
+ * <p>Structure: this class is the member's API and owns the shard map and the phase view. The scheduling (the
+ * ready queue, the local workers, idling on the wake-up connections, ack-linger and retry timers, the read priority)
+ * lives in {@link ShardScheduler}; what one step of a shard does, the Redis retry and fencing rules and the terminal
+ * transitions live in {@link ShardSteps}, which reports the end of every step back through
+ * {@link ShardSteps.Scheduler#finish}; the pure parts live beside them ({@link BatchRun}, {@link ShardPhase},
+ * {@link ConsumerSettings}, {@link ReadPriority}, {@link WakeUpLoop}, {@link HandlerInvoker}).
  */
 public final class MemberShards {
 
@@ -75,7 +77,6 @@ public final class MemberShards {
 
     private static final Logger LOG = LoggerFactory.getLogger(MemberShards.class);
 
-    private final Vertx vertx;
     private final Context context;
     private final HandlerContext handlerContext;
     private final ConsumerSettings settings;
@@ -83,21 +84,11 @@ public final class MemberShards {
     private final HandlerPlugin handler;
     private final WorkerExecutor executor;
     private final HandlerInvoker invoker;
-    private final WakeUps wakeUp;
+    private final ShardScheduler scheduler;
     private final ShardSteps steps;
     private final MemberLease lease;
     private final Map<ShardId, OwnedShard> shards = new TreeMap<>();
     private final Map<ShardId, ShardPhase> view = new ConcurrentHashMap<>();
-    /** Shards with a batch to hand to the handler, waiting for a local worker (FIFO: round-robin). */
-    private final ArrayDeque<OwnedShard> ready = new ArrayDeque<>();
-    /** Shards whose next step is a Redis call (read, ack, takeover, dead letter): they need no worker. */
-    private final ArrayDeque<OwnedShard> redisSteps = new ArrayDeque<>();
-    /** Local workers in use: handler calls running now (at most {@code max.concurrency}). */
-    private int busy;
-    private boolean pumping;
-    private final ReadPriority readPriority = new ReadPriority();
-    private boolean memberPaused;
-    private boolean closed;
 
     /**
      * @param redis pooled commands and the wake-up connections
@@ -120,7 +111,6 @@ public final class MemberShards {
     public MemberShards(Vertx vertx, ShardRedis redis, HandlerPlugin handler, HandlerContext handlerContext,
                         ConsumerSettings settings, Events events, ConsumptionMetrics metrics,
                         LongSupplier clockMs, LongSupplier nanoClock, MemberLease lease) {
-        this.vertx = vertx;
         this.lease = Objects.requireNonNull(lease, "lease");
         this.context = vertx.getOrCreateContext();
         this.handlerContext = handlerContext;
@@ -131,9 +121,28 @@ public final class MemberShards {
                 settings.maxConcurrency() * 2, 365, TimeUnit.DAYS);
         this.invoker = new HandlerInvoker(handler, executor, settings.handlerTimeoutMs());
         DeadLetterWriter deadLetters = new DeadLetterWriter(commands, settings.deadLetterStream(), clockMs);
-        this.wakeUp = new WakeUps(redis, context, settings.wakeUpBlockMs(), this::woken);
+        this.scheduler = new ShardScheduler(vertx, context, redis, settings, new ShardScheduler.Shards() {
+            @Override
+            public OwnedShard get(ShardId shard) {
+                return shards.get(shard);
+            }
+
+            @Override
+            public void transition(OwnedShard s, ShardPhase next, String reason) {
+                MemberShards.this.transition(s, next, reason);
+            }
+
+            @Override
+            public void forget(OwnedShard s) {
+                if (shards.get(s.shard()) == s) {
+                    shards.remove(s.shard());
+                    view.remove(s.shard());
+                }
+            }
+        });
         this.steps = new ShardSteps(vertx, context, handlerContext.memberId(), settings, commands, handler, invoker,
-                deadLetters, events, metrics, nanoClock, lease, new StepScheduler());
+                deadLetters, events, metrics, nanoClock, lease, scheduler);
+        scheduler.bind(steps);
     }
 
     /** The member id. */
@@ -187,7 +196,7 @@ public final class MemberShards {
                 if (s.phase() == ShardPhase.RELEASING) {
                     steps.maybeFinishRelease(s);
                 }
-                schedule(s);
+                scheduler.schedule(s);
             }));
         });
     }
@@ -208,10 +217,9 @@ public final class MemberShards {
             }
             transition(s, ShardPhase.RELEASING, "released by the member");
             s.released = Promise.promise();
-            dequeue(s);
-            unidle(s);
+            scheduler.unschedule(s);
             if (!steps.maybeFinishRelease(s) && settings.releaseMode() == ConsumerSettings.ReleaseMode.FINISH) {
-                schedule(s); // finish the batch in flight (a no-op while a step or a retry timer is pending)
+                scheduler.schedule(s); // finish the batch in flight (a no-op while a step or a retry timer is pending)
             }
             return s.released.future();
         });
@@ -234,9 +242,8 @@ public final class MemberShards {
             OwnedShard s = shards.get(shard);
             if (s != null) {
                 s.paused = true;
-                dequeue(s);
-                unidle(s);
-                schedule(s); // a lingering acknowledgement is sent now
+                scheduler.unschedule(s);
+                scheduler.schedule(s); // a lingering acknowledgement is sent now
             }
             return Future.succeededFuture();
         });
@@ -248,7 +255,7 @@ public final class MemberShards {
             OwnedShard s = shards.get(shard);
             if (s != null && s.paused) {
                 s.paused = false;
-                schedule(s);
+                scheduler.schedule(s);
             }
             return Future.succeededFuture();
         });
@@ -257,11 +264,10 @@ public final class MemberShards {
     /** Stops reading every shard of this member (listener-level pause). */
     public Future<Void> pauseAll() {
         return onContext(() -> {
-            memberPaused = true;
+            scheduler.pauseMember(true);
             for (OwnedShard s : shards.values()) {
-                dequeue(s);
-                unidle(s);
-                schedule(s); // a lingering acknowledgement is sent now
+                scheduler.unschedule(s);
+                scheduler.schedule(s); // a lingering acknowledgement is sent now
             }
             return Future.succeededFuture();
         });
@@ -270,8 +276,8 @@ public final class MemberShards {
     /** Resumes every shard not paused on its own. */
     public Future<Void> resumeAll() {
         return onContext(() -> {
-            memberPaused = false;
-            shards.values().forEach(this::schedule);
+            scheduler.pauseMember(false);
+            shards.values().forEach(scheduler::schedule);
             return Future.succeededFuture();
         });
     }
@@ -293,8 +299,7 @@ public final class MemberShards {
                         return Future.succeededFuture();
                     })
                     .eventually(() -> {
-                        closed = true;
-                        return wakeUp.close();
+                        return scheduler.close();
                     })
                     .eventually(executor::close);
         });
@@ -310,229 +315,10 @@ public final class MemberShards {
         return Optional.ofNullable(view.get(shard));
     }
 
-    // ---- scheduling (member context only) ----
-
-    private boolean runnable(OwnedShard s) {
-        if (closed && s.phase() != ShardPhase.RELEASING) {
-            return false;
-        }
-        return switch (s.phase()) {
-            // a paused shard still sends the acknowledgement it holds (ack linger), then stops
-            case TAKING_OVER, REPLAYING, READING -> !s.paused && !memberPaused || !s.unacked.isEmpty();
-            case RELEASING -> settings.releaseMode() == ConsumerSettings.ReleaseMode.FINISH
-                    && (s.batch != null && s.batch.started() || !s.unacked.isEmpty());
-            default -> false;
-        };
-    }
-
-    private void schedule(OwnedShard s) {
-        if (s.queued || s.stepping || s.idle || s.timerId >= 0 || !runnable(s)) {
-            return;
-        }
-        s.queued = true;
-        (needsWorker(s) ? ready : redisSteps).addLast(s);
-        pump();
-    }
-
-    /** True when the shard's next step calls the handler (see {@link ShardSteps#step}): only that takes a worker. */
-    private static boolean needsWorker(OwnedShard s) {
-        return s.batch != null && s.unacked.isEmpty() && !s.batch.deadLetterDue();
-    }
-
-    /**
-     * Starts every queued Redis step, and as many handler steps as there are free workers, the longest waiting first.
-     * Steps that end at once (their {@code finish} comes back into {@link #schedule}) are picked up by the same loop.
-     */
-    private void pump() {
-        if (pumping) {
-            return;
-        }
-        pumping = true;
-        try {
-            boolean started = true;
-            while (started) {
-                started = false;
-                while (!redisSteps.isEmpty()) {
-                    started |= start(redisSteps.pollFirst(), false);
-                }
-                while (busy < settings.maxConcurrency() && !ready.isEmpty()) {
-                    started |= start(ready.pollFirst(), true);
-                }
-            }
-        } finally {
-            pumping = false;
-        }
-    }
-
-    private boolean start(OwnedShard s, boolean worker) {
-        s.queued = false;
-        if (!runnable(s)) {
-            return false;
-        }
-        if (worker) {
-            busy++;
-            s.holdsWorker = true;
-        }
-        s.stepping = true;
-        if (!worker && s.keepingUp && s.phase() == ShardPhase.READING) {
-            s.readTicket = readPriority.started(); // a read (or ack-and-read) on its records' latency path
-        }
-        steps.step(s);
-        return true;
-    }
-
-    /** The shard's handler call is over: its worker goes to the next shard waiting (its ack goes on without one). */
-    private void workerDone(OwnedShard s) {
-        if (s.holdsWorker) {
-            s.holdsWorker = false;
-            busy--;
-            pump();
-        }
-    }
-
-    private void dequeue(OwnedShard s) {
-        if (s.queued) {
-            ready.remove(s);
-            redisSteps.remove(s);
-            s.queued = false;
-        }
-    }
-
-    private void finish(OwnedShard s, ShardSteps.Next next, long delayMs) {
-        if (s.readTicket >= 0) {
-            long ticket = s.readTicket;
-            s.readTicket = -1;
-            readPriority.ended(ticket);
-        }
-        if (s.holdsWorker) {
-            s.holdsWorker = false;
-            busy--;
-        }
-        s.stepping = false;
-        if (s.phase() == ShardPhase.RELEASING) {
-            steps.maybeFinishRelease(s);
-        }
-        if (s.phase().active()) {
-            switch (next) {
-                case AGAIN -> schedule(s);
-                case IDLE -> {
-                    if (s.rereadOnEmpty) {
-                        s.rereadOnEmpty = false;
-                        schedule(s); // woken while it read: what woke it may have come after that read
-                    } else if (runnable(s) && s.phase() == ShardPhase.READING) {
-                        s.idle = true;
-                        wakeUp.add(s.shard(), s.wakeId);
-                    }
-                }
-                case LINGER -> {
-                    if (s.rereadOnEmpty) {
-                        s.rereadOnEmpty = false;
-                        schedule(s); // as for IDLE: read again (with the acknowledgement)
-                    } else if (!s.paused && !memberPaused && s.phase() == ShardPhase.READING) {
-                        s.idle = true;
-                        wakeUp.add(s.shard(), s.wakeId);
-                        s.lingerTimerId = vertx.setTimer(settings.ackLingerMs(), id -> lingerOver(s));
-                    } else {
-                        schedule(s); // paused or released meanwhile: acknowledge now
-                    }
-                }
-                case WAIT -> s.timerId = vertx.setTimer(Math.max(1, delayMs), id -> {
-                    s.timerId = -1;
-                    schedule(s);
-                });
-                case STOP -> { }
-            }
-        }
-        pump();
-    }
-
-
-    private void woken(ShardId shard) {
-        OwnedShard s = shards.get(shard);
-        if (s == null || !s.phase().active()) {
-            return;
-        }
-        if (s.idle) {
-            s.idle = false;
-            cancelLinger(s);
-            schedule(s);
-        } else {
-            s.rereadOnEmpty = true; // still on the wake-up connection after its linger ran out
-        }
-    }
-
-    /**
-     * The ack linger of an idle shard ran out: it acknowledges (and looks again) now. It stays on its wake-up
-     * connection meanwhile, so that going idle again needs no interrupt; a wake-up in between makes it read again.
-     */
-    private void lingerOver(OwnedShard s) {
-        s.lingerTimerId = -1;
-        if (s.idle) {
-            s.idle = false;
-            schedule(s);
-        }
-    }
-
-    private void cancelLinger(OwnedShard s) {
-        if (s.lingerTimerId >= 0) {
-            vertx.cancelTimer(s.lingerTimerId);
-            s.lingerTimerId = -1;
-        }
-    }
-
-    /** Takes the shard off the wake-up connections (it may be there after its linger ran out, without being idle). */
-    private void unidle(OwnedShard s) {
-        s.idle = false;
-        cancelLinger(s);
-        wakeUp.remove(s.shard());
-    }
-
     private void transition(OwnedShard s, ShardPhase next, String reason) {
         s.transitionTo(next, reason);
         if (shards.get(s.shard()) == s && next.active()) {
             view.put(s.shard(), next);
-        }
-    }
-
-    /** What {@link ShardSteps} may do to the scheduler's state; every call comes on the member's context. */
-    private final class StepScheduler implements ShardSteps.Scheduler {
-        @Override
-        public void finish(OwnedShard s, ShardSteps.Next next, long delayMs) {
-            MemberShards.this.finish(s, next, delayMs);
-        }
-
-        @Override
-        public boolean memberPaused() {
-            return memberPaused;
-        }
-
-        @Override
-        public void transition(OwnedShard s, ShardPhase next, String reason) {
-            MemberShards.this.transition(s, next, reason);
-        }
-
-        @Override
-        public void unschedule(OwnedShard s) {
-            dequeue(s);
-            unidle(s);
-        }
-
-        @Override
-        public void afterKeepingUpReads(Runnable call) {
-            readPriority.afterReadsInFlight(call);
-        }
-
-        @Override
-        public void workerDone(OwnedShard s) {
-            MemberShards.this.workerDone(s);
-        }
-
-        @Override
-        public void forget(OwnedShard s) {
-            if (shards.get(s.shard()) == s) {
-                shards.remove(s.shard());
-                view.remove(s.shard());
-            }
         }
     }
 
