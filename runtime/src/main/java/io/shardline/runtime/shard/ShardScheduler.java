@@ -206,7 +206,6 @@ final class ShardScheduler implements ShardSteps.Scheduler {
         pump();
     }
 
-
     private void woken(ShardId shard) {
         OwnedShard s = shards.get(shard);
         if (s == null || !s.phase().active()) {
