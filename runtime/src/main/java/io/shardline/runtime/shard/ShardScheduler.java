@@ -175,27 +175,7 @@ final class ShardScheduler implements ShardSteps.Scheduler {
         if (s.phase().active()) {
             switch (next) {
                 case AGAIN -> schedule(s);
-                case IDLE -> {
-                    if (s.rereadOnEmpty) {
-                        s.rereadOnEmpty = false;
-                        schedule(s); // woken while it read: what woke it may have come after that read
-                    } else if (runnable(s) && s.phase() == ShardPhase.READING) {
-                        s.idle = true;
-                        wakeUp.add(s.shard(), s.wakeId);
-                    }
-                }
-                case LINGER -> {
-                    if (s.rereadOnEmpty) {
-                        s.rereadOnEmpty = false;
-                        schedule(s); // as for IDLE: read again (with the acknowledgement)
-                    } else if (!s.paused && !memberPaused && s.phase() == ShardPhase.READING) {
-                        s.idle = true;
-                        wakeUp.add(s.shard(), s.wakeId);
-                        s.lingerTimerId = vertx.setTimer(settings.ackLingerMs(), id -> lingerOver(s));
-                    } else {
-                        schedule(s); // paused or released meanwhile: acknowledge now
-                    }
-                }
+                case IDLE, LINGER -> park(s, next == ShardSteps.Next.LINGER);
                 case WAIT -> s.timerId = vertx.setTimer(Math.max(1, delayMs), id -> {
                     s.timerId = -1;
                     schedule(s);
@@ -204,6 +184,26 @@ final class ShardScheduler implements ShardSteps.Scheduler {
             }
         }
         pump();
+    }
+
+    /**
+     * The shard read nothing new: it waits on its wake-up connection, holding its last batch's acknowledgement if it
+     * {@code lingers} (until its next read or the linger timer). Woken while it read, it reads again instead (what woke
+     * it may have come after that read); paused or released meanwhile, it sends a held acknowledgement now.
+     */
+    private void park(OwnedShard s, boolean lingers) {
+        if (s.rereadOnEmpty) {
+            s.rereadOnEmpty = false;
+            schedule(s);
+        } else if (s.phase() == ShardPhase.READING && !s.paused && !memberPaused && !closed) {
+            s.idle = true;
+            wakeUp.add(s.shard(), s.wakeId);
+            if (lingers) {
+                s.lingerTimerId = vertx.setTimer(settings.ackLingerMs(), id -> lingerOver(s));
+            }
+        } else if (lingers) {
+            schedule(s);
+        }
     }
 
     private void woken(ShardId shard) {

@@ -107,7 +107,7 @@ final class ShardSteps {
         if (s.phase().active() && !lease.valid()) {
             leaseLapsed(s, "read or handle");
         } else if (!s.unacked.isEmpty()) {
-            if (s.batch == null && s.phase() == ShardPhase.READING && !s.paused && !scheduler.memberPaused()) {
+            if (s.batch == null && readsOn(s)) {
                 ackAndRead(s); // a lingering acknowledgement goes with the next read
             } else {
                 ack(s);
@@ -209,7 +209,7 @@ final class ShardSteps {
                 s.unacked = ids(records);
                 if (!lease.valid()) {
                     leaseLapsed(s, "acknowledge " + records.size() + " handled record(s)");
-                } else if (batch.finished() && s.phase() == ShardPhase.READING && !s.paused && !scheduler.memberPaused()) {
+                } else if (batch.finished() && readsOn(s)) {
                     if (lingers(s)) {
                         s.batch = null;
                         s.wakeId = records.get(records.size() - 1).entryId();
@@ -243,6 +243,11 @@ final class ShardSteps {
                 }
             }
         });
+    }
+
+    /** Whether the shard reads on after this step: reading new entries and paused neither alone nor with its member. */
+    private boolean readsOn(OwnedShard s) {
+        return s.phase() == ShardPhase.READING && !s.paused && !scheduler.memberPaused();
     }
 
     /**

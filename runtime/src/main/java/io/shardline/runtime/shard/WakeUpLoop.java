@@ -115,11 +115,6 @@ final class WakeUpLoop {
         woke.remove(shard);
     }
 
-    /** The number of shards waiting. */
-    int idleCount() {
-        return idle.size();
-    }
-
     /** Closes the connection; no more wake-ups. */
     Future<Void> close() {
         closed = true;

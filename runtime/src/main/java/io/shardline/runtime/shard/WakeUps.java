@@ -40,11 +40,6 @@ final class WakeUps {
         loop(shard).remove(shard);
     }
 
-    /** The number of shards waiting. */
-    int idleCount() {
-        return loops.stream().mapToInt(WakeUpLoop::idleCount).sum();
-    }
-
     /** Closes every connection; no more wake-ups. */
     Future<Void> close() {
         return Future.join(loops.stream().map(WakeUpLoop::close).toList()).mapEmpty();

@@ -115,8 +115,10 @@ class WakeUpLoopTest {
         String last = add(redis, a, 3).get(2); // while shard 0 "reads": the read returns for it, which is not a wake-up
         waitUntil("the read blocks again", 10_000, () -> blockedClients() == 1);
         assertThat(woken).containsExactly(a);
-        await(on(context, () -> loop.add(a, last))); // idle after reading all four
-        waitUntil("the read blocks on both again", 10_000, () -> blockedClients() == 1);
+        long unblocksBefore = unblocks();
+        await(on(context, () -> loop.add(a, last))); // idle after reading all four: not watched, so interrupted
+        waitUntil("the read was interrupted and blocks on both again", 10_000,
+                () -> unblocks() == unblocksBefore + 1 && blockedClients() == 1);
         add(redis, b, 1);
         waitUntil("shard 1 woken", 10_000, () -> woken.contains(b));
         assertThat(woken).containsExactly(a, b);
@@ -151,6 +153,17 @@ class WakeUpLoopTest {
             done.complete();
         });
         return done.future();
+    }
+
+    /** {@code CLIENT UNBLOCK} calls the server has seen since it started. */
+    private long unblocks() {
+        String stats = await(redis.send(Request.cmd(Command.INFO).arg("commandstats"))).toString();
+        for (String line : stats.split("\r?\n")) {
+            if (line.startsWith("cmdstat_client|unblock:calls=")) {
+                return Long.parseLong(line.substring("cmdstat_client|unblock:calls=".length(), line.indexOf(',')));
+            }
+        }
+        return 0;
     }
 
     private long blockedClients() {
