@@ -2,7 +2,6 @@ package io.shardline.runtime.cli;
 
 import io.shardline.api.config.ConfigException;
 import io.shardline.api.config.Placeholders;
-import io.shardline.runtime.cluster.ClusterStartException;
 import io.shardline.runtime.worker.PidFile;
 import io.shardline.runtime.worker.Worker;
 import io.shardline.runtime.worker.WorkerConfig;
@@ -61,7 +60,8 @@ public final class StartWorker implements Callable<Integer> {
             System.err.println(e.getMessage());
             PidFile.deleteIfOurs(pidFile);
             return 2;
-        } catch (ClusterStartException | IllegalStateException | java.io.IOException e) {
+        } catch (RuntimeException | java.io.IOException e) {
+            // Cluster, Redis (RedisDisconnectedException names the address), ports, Vert.x: one line, exit 3.
             log.error("Worker {} could not start: {}", config.workerId(), e.getMessage());
             System.err.println("start-worker: " + e.getMessage());
             PidFile.deleteIfOurs(pidFile);

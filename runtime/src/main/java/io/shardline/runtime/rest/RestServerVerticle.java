@@ -47,6 +47,9 @@ public final class RestServerVerticle extends VerticleBase {
         return vertx.createHttpServer(options)
                 .requestHandler(router)
                 .listen()
+                .recover(e -> Future.failedFuture(new IllegalStateException("REST API cannot listen on rest.bind:rest.port "
+                        + settings.bind() + ":" + settings.port() + " (" + e.getMessage() + "); every worker on a host"
+                        + " needs its own rest.port (and cluster.port)", e)))
                 .onSuccess(s -> {
                     server = s;
                     LOG.info("REST API listening on {}:{} ({})", settings.bind(), s.actualPort(),
