@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
 
 /**
  * Entry point behind {@code bin/assign}: runs an assignor on a problem read as JSON and prints the assignment
- * as JSON ({@code spec/assignment-problem.md}). It finds the assignor through {@link AssignorRegistry}, as
+ * as JSON ({@code docs/assignment-problem.md}). It finds the assignor through {@link AssignorRegistry}, as
  * the group coordinator does, so the answer is the one a group leader would compute.
  *
  * <p>Exit codes: 0 done; 2 bad input, unknown assignor or bad option, with one line on standard error that

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@code bin/assign} in-process: the JSON contract of spec/assignment-problem.md, exit codes and error lines. */
+/** {@code bin/assign} in-process: the JSON contract of docs/assignment-problem.md, exit codes and error lines. */
 class AssignTest {
 
     /** The input example of the spec, without racks. */
