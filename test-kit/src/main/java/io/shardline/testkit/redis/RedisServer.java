@@ -30,7 +30,8 @@ public final class RedisServer implements AutoCloseable {
     public static final String BINARY_ENV = "REDIS_SERVER_BIN";
 
     private static final String HOST = "127.0.0.1";
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
+    /** How long a start waits for the server to answer PING before it gives up. */
+    static final Duration START_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
     private static final int START_ATTEMPTS = 5;
     private static final Set<RedisServer> LIVE = ConcurrentHashMap.newKeySet();
