@@ -210,7 +210,8 @@ public record RedisConfig(
                 || v.getList(CLUSTER_URLS_CONFIG).stream().anyMatch(u -> u.startsWith("rediss://"));
     }
 
-    private static Validator readableFile() {
+    /** A path to a regular file this user can read (also the cluster TLS files of the worker configuration). */
+    public static Validator readableFile() {
         return Validator.custom("readable file", value -> {
             java.nio.file.Path path = java.nio.file.Path.of(String.valueOf(value));
             if (!java.nio.file.Files.isRegularFile(path)) {
