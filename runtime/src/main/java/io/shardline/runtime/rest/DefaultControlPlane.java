@@ -6,6 +6,7 @@ import io.shardline.runtime.cli.Version;
 import io.shardline.runtime.plugin.PluginDesc;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.redis.RedisErrors;
 import io.shardline.runtime.rest.entity.AuditEntry;
 import io.shardline.runtime.rest.entity.ConfigErrorInfo;
 import io.shardline.runtime.rest.entity.ConfigKeyInfo;
@@ -247,9 +248,10 @@ public final class DefaultControlPlane implements ControlPlane {
 
     @Override
     public Future<HealthStatus> health() {
+        // A PING the ACL denies still proves Redis answers (the worker itself does not need PING to run).
         return redis.send(Request.cmd(Command.PING))
                 .map(pong -> true)
-                .otherwise(false)
+                .otherwise(RedisErrors::isNoPerm)
                 .map(redisUp -> HealthStatus.of(cluster.joined(), cluster.leaderId().isPresent(), redisUp));
     }
 

@@ -106,6 +106,7 @@ public final class Worker {
             long seed = System.nanoTime();
             LOG.info("Reconnect jitter seed {}", seed);
             RedisClient redis = await(RedisClient.connect(cluster.vertx(), config.redis(), new SplittableRandom(seed)));
+            await(WorkerRedisAcl.check(redis, config, definitions), redis);
             phases.done("redis");
             RuntimeShardRedis shardRedis = new RuntimeShardRedis(redis);
             MetricRegistry registry = new MetricRegistry();
@@ -202,6 +203,16 @@ public final class Worker {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting", e);
+        }
+    }
+
+    /** Awaits {@code future}; on failure closes {@code redis} before throwing. */
+    private static <T> T await(Future<T> future, RedisClient redis) {
+        try {
+            return await(future);
+        } catch (RuntimeException e) {
+            awaitQuietly(redis.close(), System.nanoTime() + TimeUnit.SECONDS.toNanos(5), "closing Redis");
+            throw e;
         }
     }
 

@@ -8,6 +8,7 @@ import io.shardline.api.config.Password;
 import io.shardline.api.config.Placeholders;
 import io.shardline.api.config.RawConfig;
 import io.shardline.api.config.Validator;
+import io.shardline.runtime.cluster.ClusterSecurity;
 import io.shardline.runtime.redis.RedisConfig;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -39,6 +40,11 @@ public final class WorkerConfig {
     public static final String CLUSTER_MEMBERS_CONFIG = "cluster.members";
     public static final String CLUSTER_FAILURE_TIMEOUT_CONFIG = "cluster.failure.timeout.ms";
     public static final String CLUSTER_MERGE_DELAY_CONFIG = "cluster.merge.delay.ms";
+    // Cluster security (issue 16): the join secret and event-bus TLS, see ClusterSecurity.
+    public static final String CLUSTER_SECRET_CONFIG = "cluster.secret";
+    public static final String CLUSTER_TLS_KEY_PATH_CONFIG = "cluster.tls.key.path";
+    public static final String CLUSTER_TLS_CERT_PATH_CONFIG = "cluster.tls.cert.path";
+    public static final String CLUSTER_TLS_CA_PATH_CONFIG = "cluster.tls.ca.path";
     public static final String PLUGIN_PATH_CONFIG = "plugin.path";
     public static final String LISTENERS_DIR_CONFIG = "listeners.dir";
     public static final String REST_BIND_CONFIG = "rest.bind";
@@ -113,6 +119,12 @@ public final class WorkerConfig {
     /** Delay of Hazelcast split-brain merge checks. */
     public long clusterMergeDelayMs() {
         return values.getLong(CLUSTER_MERGE_DELAY_CONFIG);
+    }
+
+    /** The join secret and event-bus TLS of the cluster ports. */
+    public ClusterSecurity clusterSecurity() {
+        return new ClusterSecurity(values.getPassword(CLUSTER_SECRET_CONFIG), values.getString(CLUSTER_TLS_KEY_PATH_CONFIG),
+                values.getString(CLUSTER_TLS_CERT_PATH_CONFIG), values.getString(CLUSTER_TLS_CA_PATH_CONFIG));
     }
 
     /** Plugin locations. */
@@ -205,6 +217,7 @@ public final class WorkerConfig {
 
     private static ConfigDef define() {
         String cluster = "Cluster";
+        String clusterSecurity = "Cluster security";
         String group = "Group membership";
         String rest = "REST API";
         String plugins = "Plugins and listeners";
@@ -231,6 +244,25 @@ public final class WorkerConfig {
                 .define(CLUSTER_MERGE_DELAY_CONFIG, ConfigType.LONG, 5_000L, Validator.between(1_000, 600_000),
                         Importance.LOW, "Delay of Hazelcast's split-brain merge checks (default 300 s/120 s there). "
                                 + "Safety never depends on it: leader writes are fenced in Redis.", cluster)
+                .define(CLUSTER_SECRET_CONFIG, ConfigType.PASSWORD, null, Validator.nonEmpty().and(Validator.custom(
+                                "at least 16 characters", v -> String.valueOf(v).length() >= 16 ? Optional.empty()
+                                        : Optional.of("is shorter than 16 characters"))), Importance.HIGH,
+                        "Shared secret of the cluster (at least 16 characters; use ${env:NAME} or ${file:path:key}). "
+                                + "The Hazelcast cluster name is derived from it, so Hazelcast refuses a member or "
+                                + "client without it at join. Same value on every worker. See docs/security.md.",
+                        clusterSecurity)
+                .define(CLUSTER_TLS_KEY_PATH_CONFIG, ConfigType.STRING, null, RedisConfig.readableFile(),
+                        Importance.HIGH, "PEM private key of this worker's event-bus certificate. With "
+                                + "cluster.tls.cert.path and cluster.tls.ca.path the clustered event bus speaks TLS and "
+                                + "requires a client certificate signed by the CA from every peer.", clusterSecurity)
+                .define(CLUSTER_TLS_CERT_PATH_CONFIG, ConfigType.STRING, null, RedisConfig.readableFile(),
+                        Importance.HIGH, "PEM certificate (chain) for cluster.tls.key.path, signed by the CA of "
+                                + "cluster.tls.ca.path; it serves both as server and as client certificate.",
+                        clusterSecurity)
+                .define(CLUSTER_TLS_CA_PATH_CONFIG, ConfigType.STRING, null, RedisConfig.readableFile(),
+                        Importance.HIGH, "PEM CA certificate(s) that sign the workers' event-bus certificates. Every "
+                                + "certificate it signed is accepted as a member: use a CA for this cluster only.",
+                        clusterSecurity)
                 .define(SESSION_TIMEOUT_CONFIG, ConfigType.INT, 10_000, Validator.between(1_000, 600_000), Importance.HIGH,
                         "A member that has not heartbeated for this long is expired and its shards are reassigned. "
                                 + "The member itself stops processing before that (lease minus two heartbeat intervals).",
@@ -271,6 +303,10 @@ public final class WorkerConfig {
                 .require(REST_AUTH_READ_TOKEN_CONFIG, "requires rest.auth.token (otherwise writes would need no "
                         + "token at all)",
                         v -> v.getPassword(REST_AUTH_READ_TOKEN_CONFIG) == null || v.getPassword(REST_AUTH_TOKEN_CONFIG) != null)
+                .require(CLUSTER_TLS_KEY_PATH_CONFIG, "cluster.tls.key.path, cluster.tls.cert.path and "
+                        + "cluster.tls.ca.path go together: set all three or none",
+                        v -> v.isSet(CLUSTER_TLS_KEY_PATH_CONFIG) == v.isSet(CLUSTER_TLS_CERT_PATH_CONFIG)
+                                && v.isSet(CLUSTER_TLS_KEY_PATH_CONFIG) == v.isSet(CLUSTER_TLS_CA_PATH_CONFIG))
                 .require(CLUSTER_MEMBERS_CONFIG, "must not use loopback addresses when cluster.host is not loopback",
                         v -> isLoopback(v.getString(CLUSTER_HOST_CONFIG))
                                 || v.getList(CLUSTER_MEMBERS_CONFIG).stream().noneMatch(m -> isLoopback(m.split(":")[0])));
