@@ -68,10 +68,11 @@ public final class ListenerConfig {
                 .define(MAX_CONCURRENCY_CONFIG, ConfigType.INT, 4, Validator.between(1, 1024), Importance.HIGH,
                         "Local workers of one member: how many handler calls (batches of different shards) it runs at the same time. Reads "
                                 + "and acknowledgements do not wait for a worker; each shard has at most one batch in flight.", "Group")
-                .define(ASSIGNOR_CONFIG, ConfigType.STRING, "range", Validator.custom(
-                                "a built-in assignor name " + AssignorRegistry.builtInNames() + " or a class name",
-                                ListenerConfig::checkAssignor),
-                        Importance.MEDIUM, "How the group's shards are spread over its members.", "Group")
+                .define(ASSIGNOR_CONFIG, ConfigType.STRING, "range", Validator.nonEmpty(),
+                        Importance.MEDIUM, "How the group's shards are spread over its members: a built-in assignor "
+                                + AssignorRegistry.builtInNames() + ", or the name() or class name of an assignor plugin "
+                                + "on plugin.path (see docs/assignors.md). Every worker running the listener must have it; "
+                                + "one that does not refuses the listener with a message naming it.", "Group")
                 .define(START_FROM_CONFIG, ConfigType.STRING, "latest", Validator.oneOf("earliest", "latest"), Importance.MEDIUM,
                         "Where a new group starts on a shard: earliest (every entry) or latest (entries added from now).", "Group")
                 .define(BATCH_SIZE_CONFIG, ConfigType.INT, 100, Validator.between(1, 5_000), Importance.MEDIUM,
@@ -123,15 +124,6 @@ public final class ListenerConfig {
             }
         }
         return Optional.empty();
-    }
-
-    private static Optional<String> checkAssignor(Object value) {
-        String name = value.toString();
-        if (AssignorRegistry.builtInNames().contains(name) || name.contains(".")) {
-            return Optional.empty();
-        }
-        return Optional.of("unknown assignor; built-in ones are " + AssignorRegistry.builtInNames()
-                + ", custom ones are named by class");
     }
 
     /** The listener name (its file name without {@code .properties}). */
