@@ -6,6 +6,7 @@ import io.shardline.api.config.ConfigValues;
 import io.shardline.api.config.Importance;
 import io.shardline.api.config.Validator;
 import io.shardline.coordinator.assignor.AssignorRegistry;
+import io.shardline.coordinator.group.RebalanceProtocol;
 import io.shardline.runtime.shard.AckMode;
 import io.shardline.runtime.shard.ConsumerSettings;
 import io.shardline.runtime.shard.HotPath;
@@ -41,6 +42,9 @@ public final class ListenerConfig {
     public static final String RELEASE_INFLIGHT_CONFIG = "release.inflight";
     public static final String WAKEUP_BLOCK_CONFIG = "wakeup.block.ms";
     public static final String ACK_LINGER_CONFIG = "ack.linger.ms";
+    // Group protocol (issue 21): what the coordinator can do, reachable per listener.
+    public static final String REBALANCE_PROTOCOL_CONFIG = "rebalance.protocol";
+    public static final String STATIC_MEMBERSHIP_CONFIG = "static.membership";
 
     /** The definition every listener file is validated against. */
     public static final ConfigDef DEFINITION = define();
@@ -101,9 +105,27 @@ public final class ListenerConfig {
                 .define(WAKEUP_BLOCK_CONFIG, ConfigType.LONG, 1_000L, Validator.between(10, 60_000), Importance.LOW,
                         "BLOCK time of the member's wake-up XREAD on idle shards.", "Processing")
                 .definePrefix(HANDLER_PREFIX, "The handler's own settings, checked against the handler's definition.");
+        defineGroupProtocolKeys(def);
         def.require(RETRY_BACKOFF_MAX_CONFIG, "must be >= retry.backoff.ms",
                 v -> v.getLong(RETRY_BACKOFF_MAX_CONFIG) >= v.getLong(RETRY_BACKOFF_CONFIG));
         return def;
+    }
+
+    private static void defineGroupProtocolKeys(ConfigDef def) {
+        def.define(REBALANCE_PROTOCOL_CONFIG, ConfigType.STRING, "cooperative", Validator.oneOf("cooperative", "eager"),
+                        Importance.MEDIUM, "How the group moves shards when its target changes. cooperative: only the "
+                                + "shards that move are revoked (each drained by its old owner before its new owner starts "
+                                + "it); every other shard keeps being processed. eager: every member revokes every shard "
+                                + "and no shard is given out until all are revoked (Kafka's classic protocol): every "
+                                + "membership change stops the whole group for the slowest drain, and records of every "
+                                + "shard wait meanwhile. A group's protocol is the one of the listener that created it.",
+                        "Group")
+                .define(STATIC_MEMBERSHIP_CONFIG, ConfigType.BOOLEAN, false, Validator.any(), Importance.MEDIUM,
+                        "Static membership (Kafka's KIP-345), with the member id as instance id: a member that stops "
+                                + "gracefully keeps its target reserved for session.timeout.ms, so a worker restarted "
+                                + "within that time gets the same shards back with no rebalance (a rolling restart moves "
+                                + "nothing). Its shards are not processed while it is away; one that stays away longer "
+                                + "is expired as without it.", "Group");
     }
 
     private static Optional<String> checkStreams(Object value) {
@@ -160,6 +182,16 @@ public final class ListenerConfig {
     /** The assignor name or class. */
     public String assignor() {
         return values.getString(ASSIGNOR_CONFIG);
+    }
+
+    /** The group's rebalance protocol. */
+    public RebalanceProtocol rebalanceProtocol() {
+        return RebalanceProtocol.parse(values.getString(REBALANCE_PROTOCOL_CONFIG));
+    }
+
+    /** Whether members use their member id as static instance id (KIP-345). */
+    public boolean staticMembership() {
+        return values.getBoolean(STATIC_MEMBERSHIP_CONFIG);
     }
 
     /** {@code 0} for earliest, {@code $} for latest: the start id of a new group. */
