@@ -65,12 +65,17 @@ public final class ReadModelWire {
                     .put("target", shards(m.target()))
                     .put("pending_revocation", shards(m.revoking())));
         }
-        return new JsonObject()
+        JsonObject out = new JsonObject()
                 .put("group", view.groupId())
                 .put("group_epoch", view.groupEpoch())
                 .put("assignment_epoch", view.assignmentEpoch())
                 .put("assignor", view.config().assignor())
                 .put("members", members);
+        if (view.assignorFailure() != null) {
+            out.put("assignor_error", new JsonObject().put("group_epoch", view.assignorFailure().groupEpoch())
+                    .put("message", view.assignorFailure().message()));
+        }
+        return out;
     }
 
     /**

@@ -80,6 +80,18 @@ public final class MemberVerticle extends VerticleBase {
      */
     public MemberVerticle(String clusterName, String memberId, GroupConfig groupConfig, MemberShardsPort shards,
                           Supplier<LeaderView> view, LongSupplier clockMs, int heartbeatIntervalMs, long pollMs) {
+        this(clusterName, memberId, MemberIdentity.NONE, groupConfig, shards, view, clockMs, heartbeatIntervalMs, pollMs);
+    }
+
+    /**
+     * Creates the loop of a member that sends {@code identity} (static instance id, rack) with its heartbeats.
+     *
+     * @param heartbeatIntervalMs initial interval; the self-fence margin is two intervals
+     * @param pollMs how often due heartbeats and the lease deadline are checked
+     */
+    public MemberVerticle(String clusterName, String memberId, MemberIdentity identity, GroupConfig groupConfig,
+                          MemberShardsPort shards, Supplier<LeaderView> view, LongSupplier clockMs,
+                          int heartbeatIntervalMs, long pollMs) {
         this.clusterName = clusterName;
         this.groupConfig = groupConfig;
         this.shards = shards;
@@ -87,8 +99,8 @@ public final class MemberVerticle extends VerticleBase {
         this.clockMs = clockMs;
         this.pollMs = pollMs;
         this.retryMs = Math.max(pollMs, heartbeatIntervalMs / 5);
-        this.membership = new Membership(new MembershipConfig(groupConfig.groupId(), memberId, Optional.empty(),
-                Optional.empty(), new TreeSet<>(groupConfig.streams().keySet()), heartbeatIntervalMs,
+        this.membership = new Membership(new MembershipConfig(groupConfig.groupId(), memberId, identity.instanceId(),
+                identity.rack(), new TreeSet<>(groupConfig.streams().keySet()), heartbeatIntervalMs,
                 2 * heartbeatIntervalMs, groupConfig.rebalanceTimeoutMs()));
     }
 

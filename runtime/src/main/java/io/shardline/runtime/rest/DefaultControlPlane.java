@@ -3,6 +3,7 @@ package io.shardline.runtime.rest;
 import io.shardline.api.config.ConfigDef;
 import io.shardline.api.handler.ShardId;
 import io.shardline.runtime.cli.Version;
+import io.shardline.runtime.plugin.AssignorPlugins;
 import io.shardline.runtime.plugin.PluginDesc;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
@@ -116,7 +117,12 @@ public final class DefaultControlPlane implements ControlPlane {
             for (PluginDesc desc : plugins.handlers()) {
                 List<ConfigKeyInfo> keys = validator.handlerDefinition(desc).keys().stream()
                         .map(ConfigKeyInfo::of).toList();
-                out.add(new PluginInfo(desc.className(), desc.alias(), "handler", desc.version(), desc.location(), keys));
+                out.add(new PluginInfo(desc.className(), desc.alias(), PluginInfo.HANDLER, desc.version(), desc.location(),
+                        keys));
+            }
+            for (PluginDesc desc : new AssignorPlugins(plugins).plugins()) {
+                out.add(new PluginInfo(desc.className(), desc.alias(), PluginInfo.ASSIGNOR, desc.version(),
+                        desc.location(), List.of()));
             }
             out.sort(Comparator.comparing(PluginInfo::className));
             return out;

@@ -8,6 +8,8 @@ import io.shardline.api.config.Password;
 import io.shardline.api.config.Placeholders;
 import io.shardline.api.config.RawConfig;
 import io.shardline.api.handler.Handler;
+import io.shardline.runtime.listener.ListenerConfig;
+import io.shardline.runtime.plugin.AssignorPlugins;
 import io.shardline.runtime.plugin.PluginDesc;
 import io.shardline.runtime.plugin.PluginException;
 import io.shardline.runtime.plugin.Plugins;
@@ -121,6 +123,11 @@ public final class ListenerConfigValidator {
         checked.keySet().removeAll(unresolved);
         RawConfig raw = RawConfig.of(checked);
         errors.addAll(listenerDefinition.validate(raw, UNRESOLVED));
+        String assignor = checked.get(ListenerConfig.ASSIGNOR_CONFIG);
+        if (assignor != null && !assignor.isBlank()) {
+            new AssignorPlugins(plugins).problem(assignor.trim()).ifPresent(reason -> errors.add(
+                    new ConfigError(ListenerConfig.ASSIGNOR_CONFIG, assignor, null, 0, reason)));
+        }
         ConfigDef handlerDef = handlerDefinition(desc);
         for (ConfigError e : handlerDef.validate(raw.subset(HANDLER_PREFIX), UNRESOLVED)) {
             errors.add(new ConfigError(HANDLER_PREFIX + e.key(), e.value(), null, 0, e.reason()));

@@ -3,12 +3,12 @@ package io.shardline.runtime.worker;
 import com.codahale.metrics.MetricRegistry;
 import io.shardline.api.handler.ShardId;
 import io.shardline.coordinator.group.GroupConfig;
-import io.shardline.coordinator.group.RebalanceProtocol;
 import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.listener.Listener;
 import io.shardline.runtime.listener.ListenerDefinition;
 import io.shardline.runtime.listener.StreamSpec;
 import io.shardline.runtime.member.FencedShardRelay;
+import io.shardline.runtime.member.MemberIdentity;
 import io.shardline.runtime.member.MemberShardsPort;
 import io.shardline.runtime.member.MemberVerticle;
 import io.shardline.runtime.metrics.MemberMetrics;
@@ -22,6 +22,7 @@ import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
@@ -117,8 +118,9 @@ public final class ListenerRunner {
         for (MemberShards shards : listener.members()) {
             MemberMetrics memberMetrics = new MemberMetrics(registry, shards.memberId());
             metrics.add(memberMetrics);
-            MemberVerticle member = new MemberVerticle(config.clusterName(), shards.memberId(), group,
-                    pausingPort(shards, shardPaused), view, clockMs, config.heartbeatIntervalMs(), 50)
+            MemberVerticle member = new MemberVerticle(config.clusterName(), shards.memberId(),
+                    identity(definition, shards.memberId()), group, pausingPort(shards, shardPaused), view, clockMs,
+                    config.heartbeatIntervalMs(), 50)
                     .metrics(memberMetrics);
             members.add(member);
             fences.register(shards.memberId(), member::shardFenced);
@@ -170,6 +172,12 @@ public final class ListenerRunner {
         };
     }
 
+    /** What a member tells the coordinator about itself besides its id: static instance id (the member id). */
+    static MemberIdentity identity(ListenerDefinition definition, String memberId) {
+        return new MemberIdentity(definition.config().staticMembership() ? Optional.of(memberId) : Optional.empty(),
+                Optional.empty());
+    }
+
     /** The group configuration a listener's members send to the coordinator. */
     static GroupConfig groupConfig(ListenerDefinition definition, WorkerConfig config) {
         TreeMap<String, Integer> streams = new TreeMap<>();
@@ -177,7 +185,7 @@ public final class ListenerRunner {
             streams.put(s.name(), s.shardCount());
         }
         return new GroupConfig(definition.config().group(), streams, definition.config().assignor(),
-                RebalanceProtocol.COOPERATIVE, config.sessionTimeoutMs(), config.heartbeatIntervalMs(),
+                definition.config().rebalanceProtocol(), config.sessionTimeoutMs(), config.heartbeatIntervalMs(),
                 config.rebalanceTimeoutMs());
     }
 

@@ -1,19 +1,19 @@
 package io.shardline.runtime.worker;
 
 import com.codahale.metrics.MetricRegistry;
-import io.shardline.api.assignor.Assignor;
 import io.shardline.api.config.Placeholders;
-import io.shardline.coordinator.assignor.AssignorRegistry;
 import io.shardline.runtime.cluster.ClusterSettings;
 import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.cluster.WorkerCluster;
 import io.shardline.runtime.coordinator.CoordinatorHostSettings;
 import io.shardline.runtime.coordinator.CoordinatorVerticle;
+import io.shardline.runtime.coordinator.LeaderAssignors;
 import io.shardline.runtime.listener.Listener;
 import io.shardline.runtime.listener.ListenerDefinition;
 import io.shardline.runtime.listener.ListenerLoader;
 import io.shardline.runtime.member.MemberVerticle;
 import io.shardline.runtime.metrics.DropwizardCoordinatorMetrics;
+import io.shardline.runtime.plugin.AssignorPlugins;
 import io.shardline.runtime.plugin.PluginError;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
@@ -35,7 +35,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,9 +65,11 @@ public final class Worker {
     private final ListenerSupervisor supervisor;
     private final ControlPlaneHost controlPlane;
     private final CoordinatorVerticle coordinator;
+    private final LeaderAssignors assignors;
 
     private Worker(WorkerConfig config, WorkerCluster cluster, RedisClient redis, Plugins plugins,
-                   ListenerSupervisor supervisor, ControlPlaneHost controlPlane, CoordinatorVerticle coordinator) {
+                   ListenerSupervisor supervisor, ControlPlaneHost controlPlane, CoordinatorVerticle coordinator,
+                   LeaderAssignors assignors) {
         this.config = config;
         this.cluster = cluster;
         this.redis = redis;
@@ -76,6 +77,7 @@ public final class Worker {
         this.supervisor = supervisor;
         this.controlPlane = controlPlane;
         this.coordinator = coordinator;
+        this.assignors = assignors;
     }
 
     /**
@@ -98,6 +100,8 @@ public final class Worker {
                 placeholders).throwIfInvalid().listeners();
         phases.done("plugins and listener files");
 
+        LeaderAssignors assignors = new LeaderAssignors(new AssignorPlugins(plugins), config.workerId(),
+                config.assignorTimeoutMs(), clockMs);
         String rest = config.restBind() + ":" + config.restPort();
         WorkerCluster cluster = WorkerCluster.start(ClusterSettings.from(config, Map.of(REST_ATTRIBUTE, rest)),
                 START_TIMEOUT_MS);
@@ -112,7 +116,7 @@ public final class Worker {
             MetricRegistry registry = new MetricRegistry();
             CoordinatorVerticle coordinator = new CoordinatorVerticle(new CoordinatorHostSettings(config.clusterName(),
                     config.workerId(), redis, new RedisGroupLog(redis, new MetadataKeys(config.clusterName())),
-                    new RecordCodec(), new ShardCommands(shardRedis), assignors(),
+                    new RecordCodec(), new ShardCommands(shardRedis), assignors,
                     new DropwizardCoordinatorMetrics(registry),
                     clockMs, Math.max(50, config.heartbeatIntervalMs() / 2), config.heartbeatIntervalMs(),
                     config.sessionTimeoutMs()));
@@ -133,9 +137,10 @@ public final class Worker {
                             cluster::view, definitions, PEER_TIMEOUT_MS), () -> cluster.view().isLeader()));
             phases.done("rest");
             LOG.info("Start phases (ms): {}", phases);
-            return new Worker(config, cluster, redis, plugins, supervisor, controlPlane, coordinator);
+            return new Worker(config, cluster, redis, plugins, supervisor, controlPlane, coordinator, assignors);
         } catch (RuntimeException e) {
             cluster.stop(10_000);
+            assignors.close();
             throw e;
         }
     }
@@ -176,20 +181,10 @@ public final class Worker {
                 "listeners closing");
         awaitQuietly(redis.close(), deadline, "closing Redis");
         cluster.stop(Math.max(1_000, remainingMs(deadline)));
+        assignors.close();
         plugins.close();
         LOG.info("Worker {} stopped{}", config.workerId(), clean ? "" : " (not everything finished in time)");
         return clean;
-    }
-
-    private static Function<String, Assignor> assignors() {
-        return name -> {
-            try {
-                return AssignorRegistry.find(name, Worker.class.getClassLoader());
-            } catch (IllegalArgumentException e) {
-                LOG.warn("Unknown assignor '{}': {}", name, e.getMessage());
-                return null;
-            }
-        };
     }
 
     private static <T> T await(Future<T> future) {

@@ -55,6 +55,8 @@ public final class WorkerConfig {
     public static final String HEARTBEAT_INTERVAL_CONFIG = "heartbeat.interval.ms";
     public static final String REBALANCE_TIMEOUT_CONFIG = "rebalance.timeout.ms";
     public static final String LOG_DIR_CONFIG = "log.dir";
+    // Assignors (issue 21): how the leader runs them.
+    public static final String ASSIGNOR_TIMEOUT_CONFIG = "assignor.timeout.ms";
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final Pattern HOST_PORT = Pattern.compile("[A-Za-z0-9._\\-]+:\\d{1,5}|\\[[0-9a-fA-F:]+]:\\d{1,5}");
@@ -215,6 +217,20 @@ public final class WorkerConfig {
         });
     }
 
+    /** Time a plugin assignor may take to compute a group's target on the leader. */
+    public long assignorTimeoutMs() {
+        return values.getLong(ASSIGNOR_TIMEOUT_CONFIG);
+    }
+
+    private static void defineAssignorKeys(ConfigDef def) {
+        def.define(ASSIGNOR_TIMEOUT_CONFIG, ConfigType.LONG, 10_000L, Validator.between(100, 600_000), Importance.MEDIUM,
+                "Time a plugin assignor (one from plugin.path) may take to compute a group's target on the leader; it runs "
+                        + "on its own thread meanwhile, so heartbeats are still answered. One that throws, runs longer (its "
+                        + "thread is interrupted) or returns an invalid assignment leaves the group on its previous target, "
+                        + "shown under assignor_error in GET /groups/{group} and as ASSIGNOR_FAILED in the audit trail. The "
+                        + "built-in assignors run inline and are not limited.", "Assignors");
+    }
+
     private static ConfigDef define() {
         String cluster = "Cluster";
         String clusterSecurity = "Cluster security";
@@ -292,6 +308,7 @@ public final class WorkerConfig {
                 .define(LOG_DIR_CONFIG, ConfigType.STRING, "logs", Validator.nonEmpty(), Importance.LOW,
                         "Directory of the log file (<worker.id>.log) and the pid file (<worker.id>.pid) that "
                                 + "bin/stop-worker uses. Relative to the working directory.", "Logging");
+        defineAssignorKeys(def);
         RedisConfig.define(def);
         return def
                 .require(HEARTBEAT_INTERVAL_CONFIG, "must be at most a third of session.timeout.ms (a member must be "
