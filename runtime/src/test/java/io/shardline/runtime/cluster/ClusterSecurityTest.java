@@ -3,8 +3,12 @@ package io.shardline.runtime.cluster;
 import static io.shardline.runtime.testing.Await.failure;
 import static io.shardline.runtime.testing.Await.result;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.core.HazelcastInstance;
 import io.shardline.api.config.Password;
 import io.shardline.runtime.testing.Await;
 import io.shardline.testkit.net.FreePorts;
@@ -68,6 +72,29 @@ class ClusterSecurityTest {
         assertThat(refused).isInstanceOf(ReplyException.class);
         assertEquals(ReplyFailure.NO_HANDLERS, ((ReplyException) refused).failureType());
         assertEquals(1, received.get());
+    }
+
+    @Test
+    void aHazelcastClientNeedsTheDerivedNameToo() {
+        ClusterSettings s = settings(1).get(0).withSecurity(secret(SECRET));
+        start(s);
+        // With the plain cluster.name (what anyone who knows the setting would try) the member refuses the client.
+        assertThatThrownBy(() -> client(s.clusterName(), s.port()).shutdown()).isInstanceOf(IllegalStateException.class);
+        // The positive control: with the derived name a client gets in (and could read the event-bus registry).
+        HazelcastInstance insider = client(s.security().hazelcastClusterName(s.clusterName()), s.port());
+        try {
+            assertThat(insider.getCluster().getMembers()).hasSize(1);
+        } finally {
+            insider.shutdown();
+        }
+    }
+
+    private static HazelcastInstance client(String clusterName, int port) {
+        ClientConfig config = new ClientConfig().setClusterName(clusterName);
+        config.setProperty("hazelcast.logging.type", "slf4j");
+        config.getNetworkConfig().addAddress("127.0.0.1:" + port);
+        config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(3_000);
+        return HazelcastClient.newHazelcastClient(config);
     }
 
     @Test
