@@ -261,7 +261,8 @@ public final class WorkerConfig {
                         Importance.LOW, "Delay of Hazelcast's split-brain merge checks (default 300 s/120 s there). "
                                 + "Safety never depends on it: leader writes are fenced in Redis.", cluster)
                 .define(CLUSTER_SECRET_CONFIG, ConfigType.PASSWORD, null, Validator.nonEmpty().and(Validator.custom(
-                                "at least 16 characters", v -> String.valueOf(v).length() >= 16 ? Optional.empty()
+                                "at least 16 characters", v -> (v instanceof Password p ? p.value() : String.valueOf(v)).length() >= 16
+                                        ? Optional.empty()
                                         : Optional.of("is shorter than 16 characters"))), Importance.HIGH,
                         "Shared secret of the cluster (at least 16 characters; use ${env:NAME} or ${file:path:key}). "
                                 + "The Hazelcast cluster name is derived from it, so Hazelcast refuses a member or "

@@ -85,6 +85,18 @@ class RedisPermissionCheckTest {
                 + "(docs/security.md, \"Redis\")");
     }
 
+    @Test
+    void aWrongPasswordFailsTheConnectAtOnceWithRedisAnswer(RedisServer redis) throws Exception {
+        setUser(redis, "other", ACL.rules());
+        RedisConfig d = config(redis, "other");
+        RedisConfig wrong = new RedisConfig(d.url(), d.clusterUrls(), "other", new Password("not-the-password"), false,
+                null, null, null, true, d.protocol(), d.commandTimeoutMs(), d.poolSize(), d.poolWaiting(),
+                d.reconnectInitialMs(), d.reconnectMaxMs());
+        Throwable e = failure(RedisClient.connect(vertx, wrong, new SplittableRandom(2)), WAIT);
+        assertThat(e.getMessage()).contains("refused INFO server for user 'other' (redis.user): WRONGPASS")
+                .endsWith("Check redis.user and redis.password").doesNotContain("not-the-password");
+    }
+
     private RedisClient connect(RedisServer redis, String user) {
         return result(RedisClient.connect(vertx, config(redis, user), new SplittableRandom(7)), WAIT);
     }
