@@ -125,7 +125,8 @@ public final class TargetAssignmentBuilder {
 
     private ShardDescriber describer() {
         TreeMap<String, StreamDescription> streams = new TreeMap<>();
-        config.streams().forEach((name, count) -> streams.put(name, StreamDescription.of(name, count)));
+        config.streams().forEach((name, count) -> streams.put(name,
+                new StreamDescription(name, count, config.racks().getOrDefault(name, List.of()))));
         return new ShardDescriber(streams);
     }
 

@@ -12,6 +12,7 @@ import io.shardline.runtime.member.MemberIdentity;
 import io.shardline.runtime.member.MemberShardsPort;
 import io.shardline.runtime.member.MemberVerticle;
 import io.shardline.runtime.metrics.MemberMetrics;
+import io.shardline.runtime.redis.ShardZones;
 import io.shardline.runtime.shard.MemberLease;
 import io.shardline.runtime.shard.MemberShards;
 import io.shardline.runtime.shard.ShardRedis;
@@ -58,6 +59,7 @@ public final class ListenerRunner {
     private final MetricRegistry registry;
     private final Supplier<LeaderView> view;
     private final LongSupplier clockMs;
+    private final ShardZones zones;
     /** Shards a member's poller stopped as fenced go to that member's heartbeat loop (which rejoins). */
     private final FencedShardRelay fences = new FencedShardRelay();
 
@@ -66,9 +68,11 @@ public final class ListenerRunner {
      *
      * @param config cluster name, worker id, heartbeat interval and session timeout
      * @param clockMs monotonic milliseconds for the heartbeat loops
+     * @param zones the zones of the shards' Redis nodes ({@code redis.zones}), told to the coordinator
      */
     public ListenerRunner(Vertx vertx, ShardRedis redis, WorkerConfig config, MetricRegistry registry,
-                          Supplier<LeaderView> view, LongSupplier clockMs) {
+                          Supplier<LeaderView> view, LongSupplier clockMs, ShardZones zones) {
+        this.zones = Objects.requireNonNull(zones, "zones");
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.context = vertx.getOrCreateContext();
         this.redis = Objects.requireNonNull(redis, "redis");
@@ -111,7 +115,13 @@ public final class ListenerRunner {
 
     private Future<Started> deployMembers(ListenerDefinition definition, Listener listener,
                                           Predicate<ShardId> shardPaused) {
-        GroupConfig group = groupConfig(definition);
+        GroupConfig plain = groupConfig(definition);
+        return zones.racks(plain.streams()).map(plain::withRacks)
+                .compose(group -> deployMembers(definition, listener, shardPaused, group));
+    }
+
+    private Future<Started> deployMembers(ListenerDefinition definition, Listener listener,
+                                          Predicate<ShardId> shardPaused, GroupConfig group) {
         List<MemberVerticle> members = new ArrayList<>();
         List<MemberMetrics> metrics = new ArrayList<>();
         List<Future<String>> deployed = new ArrayList<>();
@@ -119,7 +129,7 @@ public final class ListenerRunner {
             MemberMetrics memberMetrics = new MemberMetrics(registry, shards.memberId());
             metrics.add(memberMetrics);
             MemberVerticle member = new MemberVerticle(config.clusterName(), shards.memberId(),
-                    identity(definition, shards.memberId()), group, pausingPort(shards, shardPaused), view, clockMs,
+                    identity(definition, shards.memberId(), config.rack()), group, pausingPort(shards, shardPaused), view, clockMs,
                     config.heartbeatIntervalMs(), 50)
                     .metrics(memberMetrics);
             members.add(member);
@@ -172,10 +182,13 @@ public final class ListenerRunner {
         };
     }
 
-    /** What a member tells the coordinator about itself besides its id: static instance id (the member id). */
-    static MemberIdentity identity(ListenerDefinition definition, String memberId) {
+    /**
+     * What a member tells the coordinator about itself besides its id: static instance id (the member id) and the
+     * worker's zone.
+     */
+    static MemberIdentity identity(ListenerDefinition definition, String memberId, Optional<String> rack) {
         return new MemberIdentity(definition.config().staticMembership() ? Optional.of(memberId) : Optional.empty(),
-                Optional.empty());
+                rack);
     }
 
     /** The group configuration a listener's members send to the coordinator. */

@@ -17,6 +17,7 @@ import io.shardline.runtime.plugin.AssignorPlugins;
 import io.shardline.runtime.plugin.PluginError;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.redis.ShardZones;
 import io.shardline.runtime.rest.ControlKeys;
 import io.shardline.runtime.rest.ControlPlaneHost;
 import io.shardline.runtime.rest.ListenerConfigStore;
@@ -128,7 +129,8 @@ public final class Worker {
             // starts paused, a stopped one does not start), kept in step every heartbeat interval.
             ControlKeys keys = new ControlKeys(config.clusterName());
             ListenerSupervisor supervisor = new ListenerSupervisor(cluster.vertx(), config.workerId(),
-                    new ListenerRunner(cluster.vertx(), shardRedis, config, registry, cluster::view, clockMs), plugins,
+                    new ListenerRunner(cluster.vertx(), shardRedis, config, registry, cluster::view, clockMs,
+                            new ShardZones(redis, config.redisZones())), plugins,
                     placeholders, definitions, new ListenerConfigStore(redis, keys), new ListenerStateStore(redis, keys));
             await(supervisor.start(config.heartbeatIntervalMs()));
             phases.done("listeners");

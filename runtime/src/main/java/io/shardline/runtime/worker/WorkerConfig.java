@@ -57,6 +57,8 @@ public final class WorkerConfig {
     public static final String LOG_DIR_CONFIG = "log.dir";
     // Assignors (issue 21): how the leader runs them.
     public static final String ASSIGNOR_TIMEOUT_CONFIG = "assignor.timeout.ms";
+    public static final String RACK_CONFIG = "rack";
+    public static final String REDIS_ZONES_CONFIG = "redis.zones";
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final Pattern HOST_PORT = Pattern.compile("[A-Za-z0-9._\\-]+:\\d{1,5}|\\[[0-9a-fA-F:]+]:\\d{1,5}");
@@ -222,13 +224,55 @@ public final class WorkerConfig {
         return values.getLong(ASSIGNOR_TIMEOUT_CONFIG);
     }
 
+    /** This worker's zone (rack), if set. */
+    public Optional<String> rack() {
+        String rack = values.getString(RACK_CONFIG);
+        return rack == null || rack.isBlank() ? Optional.empty() : Optional.of(rack.trim());
+    }
+
+    /** The {@code redis.zones} entries: one bare zone (a single Redis), or {@code host:port=zone} per node. */
+    public List<String> redisZones() {
+        return values.getList(REDIS_ZONES_CONFIG);
+    }
+
     private static void defineAssignorKeys(ConfigDef def) {
+        def.define(RACK_CONFIG, ConfigType.STRING, null, pattern(NAME, "a zone name of letters, digits, '.', '_', '-'"),
+                Importance.MEDIUM, "The zone (rack, availability zone) this worker runs in, as Kafka's client.rack. With "
+                        + "redis.zones set, the range, sticky and cooperative-sticky assignors prefer giving a shard to a "
+                        + "member in the zone of the Redis node that holds it (cross-zone traffic costs money and time); "
+                        + "shown per member in GET /groups/{group}. Unset: no zone.", "Zones");
+        def.define(REDIS_ZONES_CONFIG, ConfigType.LIST, "", Validator.custom(
+                        "one zone name (a single Redis), or host:port=zone per Redis Cluster node", WorkerConfig::checkZones),
+                Importance.MEDIUM, "Which zone each Redis node is in, so that shards can be read in their own zone (see "
+                        + "rack). A single Redis: its zone, e.g. az1. A Redis Cluster: host:port=zone for every primary "
+                        + "and replica, with host:port as the node announces itself in CLUSTER SLOTS (e.g. "
+                        + "10.0.1.5:6379=az1,10.0.2.5:6379=az2); a shard's zones are those of the nodes serving its slot, "
+                        + "read when a listener starts. Unset: no zone information.", "Zones");
         def.define(ASSIGNOR_TIMEOUT_CONFIG, ConfigType.LONG, 10_000L, Validator.between(100, 600_000), Importance.MEDIUM,
                 "Time a plugin assignor (one from plugin.path) may take to compute a group's target on the leader; it runs "
                         + "on its own thread meanwhile, so heartbeats are still answered. One that throws, runs longer (its "
                         + "thread is interrupted) or returns an invalid assignment leaves the group on its previous target, "
                         + "shown under assignor_error in GET /groups/{group} and as ASSIGNOR_FAILED in the audit trail. The "
                         + "built-in assignors run inline and are not limited.", "Assignors");
+    }
+
+    private static Optional<String> checkZones(Object value) {
+        List<?> entries = (List<?>) value;
+        for (Object o : entries) {
+            String entry = String.valueOf(o).trim();
+            int eq = entry.lastIndexOf('=');
+            String zone = eq < 0 ? entry : entry.substring(eq + 1);
+            if (!NAME.matcher(zone).matches()) {
+                return Optional.of("'" + entry + "': zone '" + zone + "' is not a name of letters, digits, '.', '_', '-'");
+            }
+            if (eq < 0 && entries.size() > 1) {
+                return Optional.of("'" + entry + "': with several entries each must be host:port=zone");
+            }
+            if (eq >= 0 && !HOST_PORT.matcher(entry.substring(0, eq)).matches()) {
+                return Optional.of("'" + entry + "': '" + entry.substring(0, eq) + "' is not host:port");
+            }
+        }
+        return Optional.empty();
     }
 
     private static ConfigDef define() {

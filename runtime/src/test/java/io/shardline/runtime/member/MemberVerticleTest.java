@@ -212,6 +212,27 @@ class MemberVerticleTest {
     }
 
     @Test
+    void aChangedListenerConfigurationReachesAnExistingGroup() {
+        FakeShards first = new FakeShards("w-l-m0", false);
+        deploy(first);
+        advanceUntil(() -> first.held.equals(shards(0, 1, 2, 3)), "the first member starts every shard");
+        // The listener changed (another assignor, eager): a member running the new definition joins.
+        GroupConfig changed = new GroupConfig(group.groupId(), group.streams(), "round-robin", RebalanceProtocol.EAGER,
+                SESSION_MS, HEARTBEAT_MS, REBALANCE_TIMEOUT_MS);
+        FakeShards second = new FakeShards("w2-l-m0", false);
+        result(vertx.deployVerticle(new MemberVerticle(cluster, second.memberId, changed, second, view::get, clock::get,
+                HEARTBEAT_MS, 5)), WAIT);
+        advanceUntil(() -> "round-robin".equals(describe().getString("assignor")), "the group takes the new assignor");
+        advanceUntil(() -> second.held.size() == 2 && first.held.size() == 2, "the shards split 2/2");
+    }
+
+    private JsonObject describe() {
+        JsonObject answer = result(vertx.eventBus().<JsonObject>request(CoordinatorWire.address(cluster, "a"),
+                io.shardline.runtime.coordinator.ReadModelWire.describeRequest(group.groupId())), WAIT).body();
+        return answer.getJsonObject("group", new JsonObject());
+    }
+
+    @Test
     void leaveDrainsEveryShardThenLeavesTheGroup() {
         FakeShards shards = new FakeShards("w-l-m0", false);
         MemberVerticle member = deploy(shards);
