@@ -83,7 +83,8 @@ public final class RedisClient {
         return refreshServerInfo().recover(e -> {
             if (attempt + 1 >= STARTUP_ATTEMPTS) {
                 return Future.failedFuture(new RedisDisconnectedException("cannot reach Redis at "
-                        + (config.cluster() ? config.clusterUrls() : config.url()) + " after " + STARTUP_ATTEMPTS
+                        + io.shardline.api.config.Password.maskUserInfo(String.valueOf(config.cluster()
+                                ? config.clusterUrls() : config.url())) + " after " + STARTUP_ATTEMPTS
                         + " attempts: " + e.getMessage()));
             }
             long delay = backoff.delayMs(attempt);

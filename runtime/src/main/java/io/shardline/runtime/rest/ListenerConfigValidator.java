@@ -152,7 +152,7 @@ public final class ListenerConfigValidator {
         List<ConfigErrorInfo> infos = java.util.stream.Stream.concat(errors.stream()
                 .filter(e -> !unresolved.contains(e.key())), refused.stream())
                 .map(e -> new ConfigErrorInfo(e.key(), secretKeys.contains(e.key()) || SECRET_NAME.matcher(e.key())
-                        .matches() ? hide(e.value()) : e.value(), e.reason()))
+                        .matches() ? hide(e.value()) : Password.maskUserInfo(e.value()), e.reason()))
                 .sorted(Comparator.comparing(ConfigErrorInfo::key))
                 .toList();
         return new ValidationResult(desc.className(), infos.size(), infos, definition(handlerDef));
@@ -174,7 +174,8 @@ public final class ListenerConfigValidator {
             }
         });
         Map<String, String> out = new TreeMap<>();
-        config.forEach((k, v) -> out.put(k, secretKeys.contains(k) || SECRET_NAME.matcher(k).matches() ? hide(v) : v));
+        config.forEach((k, v) -> out.put(k, secretKeys.contains(k) || SECRET_NAME.matcher(k).matches() ? hide(v)
+                : Password.maskUserInfo(v)));
         return out;
     }
 
