@@ -139,6 +139,20 @@ class RestSecurityTest {
     }
 
     @Test
+    void theDeadLetterStreamCannotBeOneOfShardlinesOwnKeys() {
+        for (String key : List.of("{orders:0}", "{payments:3}:owner:payments", "{shardline:" + cluster + "}:listener-configs")) {
+            Reply refused = rest.call(HttpMethod.POST, "/listeners", "{\"name\": \"d\", \"config\": {\"handler\": "
+                    + "\"configured\", \"streams\": \"orders:2\", \"handler.config.prefix\": \"p\", "
+                    + "\"dead.letter.stream\": \"" + key + "\"}}", TOKEN);
+            assertError(refused, 400, "config.dead.letter.stream = '" + key + "': ");
+            assertThat(refused.json().getString("message")).containsAnyOf("is a shard key", "metadata prefix");
+        }
+        assertEquals(201, rest.call(HttpMethod.POST, "/listeners", "{\"name\": \"d\", \"config\": {\"handler\": "
+                + "\"configured\", \"streams\": \"orders:2\", \"handler.config.prefix\": \"p\", "
+                + "\"dead.letter.stream\": \"{orders}.dlq\"}}", TOKEN).status());
+    }
+
+    @Test
     void jsonBodiesAreStrictAndErrorsCarryNoParserInternals() {
         assertError(rest.call(HttpMethod.POST, "/listeners", "{\"name\": \"a\", \"name\": \"b\", \"config\": {}}",
                 TOKEN), 400, "request body: key 'name' given twice (line 1, column ");
