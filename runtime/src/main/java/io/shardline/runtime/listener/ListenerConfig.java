@@ -90,8 +90,10 @@ public final class ListenerConfig {
                         "The first retry delay; doubled per attempt.", "Retries")
                 .define(RETRY_BACKOFF_MAX_CONFIG, ConfigType.LONG, 10_000L, Validator.between(0, 3_600_000), Importance.LOW,
                         "The longest retry delay.", "Retries")
-                .define(DEAD_LETTER_STREAM_CONFIG, ConfigType.STRING, null, Validator.any(), Importance.MEDIUM,
-                        "The stream failed records are written to, with their error. Default: <listener>.dlq.", "Retries")
+                .define(DEAD_LETTER_STREAM_CONFIG, ConfigType.STRING, null, deadLetterKey(), Importance.MEDIUM,
+                        "The stream failed records are written to, with their error. Default: <listener>.dlq. "
+                                + "Must not be one of Shardline's own keys: a shard ({stream:i}, of any listener) or "
+                                + "its keys, or the cluster metadata ({shardline:...}).", "Retries")
                 .define(HANDLER_TIMEOUT_CONFIG, ConfigType.LONG, 30_000L, Validator.between(1, 86_400_000), Importance.MEDIUM,
                         "A handler call running longer counts as failed (its thread is interrupted).", "Retries")
                 .define(ACK_LINGER_CONFIG, ConfigType.LONG, ConsumerSettings.DEFAULT_ACK_LINGER_MS, Validator.between(0, 10_000),
@@ -197,6 +199,29 @@ public final class ListenerConfig {
     /** {@code 0} for earliest, {@code $} for latest: the start id of a new group. */
     public String startId() {
         return "earliest".equals(values.getString(START_FROM_CONFIG)) ? "0" : "$";
+    }
+
+    /**
+     * Refuses a dead-letter key that is one of Shardline's own: a shard key {@code {stream:i}} or a key derived
+     * from it (owner hashes), or anything under the metadata prefix {@code {shardline:...}}. Writing dead letters
+     * there would break that shard or the cluster (WRONGTYPE, or entries in another listener's shard).
+     */
+    private static Validator deadLetterKey() {
+        java.util.regex.Pattern shard = java.util.regex.Pattern.compile("\\{[^{}]+:\\d+}.*");
+        return Validator.custom("a stream key that is not one of Shardline's own", value -> {
+            String key = String.valueOf(value);
+            if (key.isBlank()) {
+                return java.util.Optional.of("must not be blank (leave it unset for <listener>.dlq)");
+            }
+            if (key.startsWith("{shardline:")) {
+                return java.util.Optional.of("is under Shardline's metadata prefix {shardline:...}; choose another key");
+            }
+            if (shard.matcher(key).matches()) {
+                return java.util.Optional.of("is a shard key (or one derived from it) of stream " + key.substring(1,
+                        key.lastIndexOf(':', key.indexOf('}'))) + "; choose another key, e.g. <listener>.dlq");
+            }
+            return java.util.Optional.empty();
+        });
     }
 
     /** The dead-letter stream key. */

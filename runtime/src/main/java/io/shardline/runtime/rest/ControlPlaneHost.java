@@ -47,7 +47,8 @@ public final class ControlPlaneHost {
                                                  MetricRegistry registry, LocalListeners local,
                                                  ClusterView cluster, BooleanSupplier leader) {
         RestSettings settings = RestSettings.of(config);
-        DefaultControlPlane plane = new DefaultControlPlane(vertx, cluster, redis, plugins, ListenerConfig.DEFINITION);
+        DefaultControlPlane plane = new DefaultControlPlane(vertx, cluster, redis, plugins, ListenerConfig.DEFINITION,
+                RestConfigPolicy.of(config));
         RestServerVerticle rest = new RestServerVerticle(settings, plane, registry);
         return ControlEndpoint.start(vertx, cluster.clusterName(), cluster.workerId(), local)
                 .compose(endpoint -> vertx.deployVerticle(rest).map(id -> {

@@ -76,10 +76,16 @@ public final class DefaultControlPlane implements ControlPlane {
      */
     public DefaultControlPlane(Vertx vertx, ClusterView cluster, RedisClient redis, Plugins plugins,
                                ConfigDef listenerDefinition) {
+        this(vertx, cluster, redis, plugins, listenerDefinition, RestConfigPolicy.NONE);
+    }
+
+    /** A control plane accepting the placeholders {@code policy} allows in configurations it stores. */
+    public DefaultControlPlane(Vertx vertx, ClusterView cluster, RedisClient redis, Plugins plugins,
+                               ConfigDef listenerDefinition, RestConfigPolicy policy) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.redis = Objects.requireNonNull(redis, "redis");
-        this.validator = new ListenerConfigValidator(plugins, listenerDefinition);
+        this.validator = new ListenerConfigValidator(plugins, listenerDefinition, policy);
         ControlKeys keys = new ControlKeys(cluster.clusterName());
         this.configs = new ListenerConfigStore(redis, keys);
         this.states = new ListenerStateStore(redis, keys);

@@ -22,6 +22,7 @@ import io.shardline.runtime.rest.ControlKeys;
 import io.shardline.runtime.rest.ControlPlaneHost;
 import io.shardline.runtime.rest.ListenerConfigStore;
 import io.shardline.runtime.rest.ListenerStateStore;
+import io.shardline.runtime.rest.RestConfigPolicy;
 import io.shardline.runtime.rest.WorkerClusterView;
 import io.shardline.runtime.shard.RuntimeShardRedis;
 import io.shardline.runtime.shard.ShardCommands;
@@ -131,7 +132,8 @@ public final class Worker {
             ListenerSupervisor supervisor = new ListenerSupervisor(cluster.vertx(), config.workerId(),
                     new ListenerRunner(cluster.vertx(), shardRedis, config, registry, cluster::view, clockMs,
                             new ShardZones(redis, config.redisZones())), plugins,
-                    placeholders, definitions, new ListenerConfigStore(redis, keys), new ListenerStateStore(redis, keys));
+                    placeholders, RestConfigPolicy.of(config), definitions, new ListenerConfigStore(redis, keys),
+                    new ListenerStateStore(redis, keys));
             await(supervisor.start(config.heartbeatIntervalMs()));
             phases.done("listeners");
             ControlPlaneHost controlPlane = await(ControlPlaneHost.start(cluster.vertx(), config, redis, plugins,
@@ -151,8 +153,8 @@ public final class Worker {
     public String joinedLine(long startedMsAgo) {
         LeaderView view = cluster.view();
         return "Shardline worker " + config.workerId() + " joined cluster '" + config.clusterName() + "': "
-                + view.size() + " worker(s), leader " + view.leader().workerId() + ", REST http://"
-                + config.restBind() + ":" + config.restPort() + ", " + supervisor.members().size() + " member(s) ("
+                + view.size() + " worker(s), leader " + view.leader().workerId() + ", REST "
+                + (config.restTlsKey().isPresent() ? "https" : "http") + "://" + config.restBind() + ":" + config.restPort() + ", " + supervisor.members().size() + " member(s) ("
                 + startedMsAgo + " ms after JVM start)";
     }
 

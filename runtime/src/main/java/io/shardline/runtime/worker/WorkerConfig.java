@@ -13,8 +13,8 @@ import io.shardline.runtime.redis.RedisConfig;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -59,6 +59,13 @@ public final class WorkerConfig {
     public static final String ASSIGNOR_TIMEOUT_CONFIG = "assignor.timeout.ms";
     public static final String RACK_CONFIG = "rack";
     public static final String REDIS_ZONES_CONFIG = "redis.zones";
+    // REST security: token file, HTTPS, placeholders allowed in REST configurations (docs/security.md).
+    public static final String REST_AUTH_TOKEN_FILE_CONFIG = "rest.auth.token.file";
+    public static final String REST_AUTH_LOOPBACK_OPEN_CONFIG = "rest.auth.loopback.open";
+    public static final String REST_TLS_KEY_CONFIG = "rest.tls.key";
+    public static final String REST_TLS_CERT_CONFIG = "rest.tls.cert";
+    public static final String REST_CONFIG_ALLOWED_ENV_CONFIG = "rest.config.allowed.env";
+    public static final String REST_CONFIG_ALLOWED_DIRS_CONFIG = "rest.config.allowed.dirs";
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final Pattern HOST_PORT = Pattern.compile("[A-Za-z0-9._\\-]+:\\d{1,5}|\\[[0-9a-fA-F:]+]:\\d{1,5}");
@@ -161,6 +168,40 @@ public final class WorkerConfig {
         return Optional.ofNullable(values.getPassword(REST_AUTH_READ_TOKEN_CONFIG));
     }
 
+    /**
+     * The file of the generated REST token (used when {@code rest.auth.token} is not set):
+     * {@code rest.auth.token.file}, else {@code <log.dir>/<worker.id>.token}.
+     */
+    public Path restAuthTokenFile() {
+        String configured = values.getString(REST_AUTH_TOKEN_FILE_CONFIG);
+        return configured != null ? Path.of(configured) : Path.of(logDir()).resolve(workerId() + ".token");
+    }
+
+    /** Whether a loopback REST API without {@code rest.auth.token} serves without any token (no generated one). */
+    public boolean restAuthLoopbackOpen() {
+        return values.getBoolean(REST_AUTH_LOOPBACK_OPEN_CONFIG);
+    }
+
+    /** The PEM private key of the REST API's HTTPS, if HTTPS is on. */
+    public Optional<Path> restTlsKey() {
+        return Optional.ofNullable(values.getString(REST_TLS_KEY_CONFIG)).map(Path::of);
+    }
+
+    /** The PEM certificate (chain) of the REST API's HTTPS, if HTTPS is on. */
+    public Optional<Path> restTlsCert() {
+        return Optional.ofNullable(values.getString(REST_TLS_CERT_CONFIG)).map(Path::of);
+    }
+
+    /** The environment variables a configuration sent over REST may read with {@code ${env:NAME}}. */
+    public List<String> restConfigAllowedEnv() {
+        return values.getList(REST_CONFIG_ALLOWED_ENV_CONFIG);
+    }
+
+    /** The directories whose files a configuration sent over REST may read with {@code ${file:path:key}}. */
+    public List<String> restConfigAllowedDirs() {
+        return values.getList(REST_CONFIG_ALLOWED_DIRS_CONFIG);
+    }
+
     /** Member session timeout. */
     public int sessionTimeoutMs() {
         return values.getInt(SESSION_TIMEOUT_CONFIG);
@@ -191,10 +232,32 @@ public final class WorkerConfig {
         return values;
     }
 
-    /** Whether {@code host} names a loopback interface (literal 127.x, ::1 or localhost; no DNS lookup). */
+    /**
+     * Whether {@code host} names loopback interfaces only: decided by address, after resolving a name
+     * ({@link InetAddress#isLoopbackAddress()} for every address it resolves to), so {@code 127.evil.example}
+     * is not loopback unless it resolves there and {@code 0:0:0:0:0:0:0:1} is. An unresolvable name is not.
+     * Brackets around an IPv6 literal are accepted.
+     */
     public static boolean isLoopback(String host) {
-        String h = host.toLowerCase(Locale.ROOT);
-        return h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("[::1]");
+        String h = host.trim();
+        if (h.length() > 1 && h.startsWith("[") && h.endsWith("]")) {
+            h = h.substring(1, h.length() - 1);
+        }
+        if (h.isEmpty()) {
+            return false;
+        }
+        try {
+            InetAddress[] all = InetAddress.getAllByName(h);
+            return all.length > 0 && Arrays.stream(all).allMatch(InetAddress::isLoopbackAddress);
+        } catch (UnknownHostException | SecurityException e) {
+            return false;
+        }
+    }
+
+    /** The host of a {@code host:port} or {@code [v6]:port} member address. */
+    private static String hostOf(String member) {
+        int colon = member.lastIndexOf(':');
+        return colon > 0 ? member.substring(0, colon) : member;
     }
 
     private static String localHostName() {
@@ -273,6 +336,32 @@ public final class WorkerConfig {
             }
         }
         return Optional.empty();
+    }
+
+    private static void defineRestSecurity(ConfigDef def, String rest) {
+        def.define(REST_AUTH_TOKEN_FILE_CONFIG, ConfigType.STRING, null, Validator.nonEmpty(), Importance.MEDIUM,
+                        "Where the worker keeps its generated REST token when rest.auth.token is not set: created on "
+                                + "first start with a random token, readable by the worker's user only (mode 0600), "
+                                + "reused on later starts. bin/* scripts and tests read it. Unset: "
+                                + "<log.dir>/<worker.id>.token.", rest)
+                .define(REST_AUTH_LOOPBACK_OPEN_CONFIG, ConfigType.BOOLEAN, false, Validator.any(), Importance.LOW,
+                        "true: a loopback REST API without rest.auth.token needs no token at all (as before tokens "
+                                + "were generated), for local scripts that send none. Any local process and, through "
+                                + "DNS tricks, web pages may then reach it; cross-origin and non-JSON writes are still "
+                                + "refused. Not allowed with a non-loopback rest.bind.", rest)
+                .define(REST_TLS_KEY_CONFIG, ConfigType.STRING, null, Validator.nonEmpty(), Importance.MEDIUM,
+                        "PEM private key (PKCS#8 or PKCS#1) of the REST API: set it and rest.tls.cert to serve "
+                                + "HTTPS instead of HTTP.", rest)
+                .define(REST_TLS_CERT_CONFIG, ConfigType.STRING, null, Validator.nonEmpty(), Importance.MEDIUM,
+                        "PEM certificate (chain) of the REST API's HTTPS, for the key of rest.tls.key.", rest)
+                .define(REST_CONFIG_ALLOWED_ENV_CONFIG, ConfigType.LIST, "", Validator.any(), Importance.MEDIUM,
+                        "Environment variables that listener configurations sent over REST may read with "
+                                + "${env:NAME} (comma-separated names). Any other ${env:...} in a REST configuration "
+                                + "is refused (400), so that REST callers cannot read this worker's environment.", rest)
+                .define(REST_CONFIG_ALLOWED_DIRS_CONFIG, ConfigType.LIST, "", Validator.any(), Importance.MEDIUM,
+                        "Directories (absolute, comma-separated) whose properties files listener configurations "
+                                + "sent over REST may read with ${file:/dir/name.properties:key}. Any other "
+                                + "${file:...} in a REST configuration is refused (400).", rest);
     }
 
     private static ConfigDef define() {
@@ -354,6 +443,7 @@ public final class WorkerConfig {
                         "Directory of the log file (<worker.id>.log) and the pid file (<worker.id>.pid) that "
                                 + "bin/stop-worker uses. Relative to the working directory.", "Logging");
         defineAssignorKeys(def);
+        defineRestSecurity(def, rest);
         RedisConfig.define(def);
         return def
                 .require(HEARTBEAT_INTERVAL_CONFIG, "must be at most a third of session.timeout.ms (a member must be "
@@ -369,8 +459,13 @@ public final class WorkerConfig {
                         + "cluster.tls.ca.path go together: set all three or none",
                         v -> v.isSet(CLUSTER_TLS_KEY_PATH_CONFIG) == v.isSet(CLUSTER_TLS_CERT_PATH_CONFIG)
                                 && v.isSet(CLUSTER_TLS_KEY_PATH_CONFIG) == v.isSet(CLUSTER_TLS_CA_PATH_CONFIG))
+                .require(REST_AUTH_LOOPBACK_OPEN_CONFIG, "true requires a loopback rest.bind and no rest.auth.token",
+                        v -> !v.getBoolean(REST_AUTH_LOOPBACK_OPEN_CONFIG) || (isLoopback(v.getString(REST_BIND_CONFIG))
+                                && v.getPassword(REST_AUTH_TOKEN_CONFIG) == null))
+                .require(REST_TLS_CERT_CONFIG, "rest.tls.key and rest.tls.cert go together: set both for HTTPS, or "
+                        + "neither", v -> (v.getString(REST_TLS_KEY_CONFIG) == null) == (v.getString(REST_TLS_CERT_CONFIG) == null))
                 .require(CLUSTER_MEMBERS_CONFIG, "must not use loopback addresses when cluster.host is not loopback",
                         v -> isLoopback(v.getString(CLUSTER_HOST_CONFIG))
-                                || v.getList(CLUSTER_MEMBERS_CONFIG).stream().noneMatch(m -> isLoopback(m.split(":")[0])));
+                                || v.getList(CLUSTER_MEMBERS_CONFIG).stream().noneMatch(m -> isLoopback(hostOf(m))));
     }
 }
