@@ -2,17 +2,20 @@ package io.shardline.runtime.metrics;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
-import io.shardline.api.handler.ShardId;
+import io.shardline.runtime.rest.entity.ShardStatus;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Per listener and shard gauges sampled from Redis by {@link ListenerStatusSampler}: lag, pending count and
- * whether the shard has an owner, plus the number of owned shards per listener. Gauges hold the last
- * sampled value. Thread-safe.
+ * whether the shard has an owner, plus the number of a listener's shards owned by this worker. Each worker
+ * exports the shards it owns (the leader also the unowned ones), so a sum over workers counts every shard
+ * once. Gauges hold the last sampled value. Thread-safe.
  */
 public final class ShardMetrics {
 
@@ -35,44 +38,53 @@ public final class ShardMetrics {
 
     private final MetricRegistry registry;
     private final Map<String, AtomicLong> values = new ConcurrentHashMap<>();
+    private final Map<String, Set<String>> byListener = new ConcurrentHashMap<>();
 
     /** Gauges registered in {@code registry} on first use. */
     public ShardMetrics(MetricRegistry registry) {
         this.registry = Objects.requireNonNull(registry, "registry");
     }
 
-    /** Records the sampled state of {@code shard} of {@code listener}. */
-    public void shard(String listener, ShardId shard, long lag, long pending, boolean owned) {
-        String stream = shard.stream();
-        String index = Integer.toString(shard.index());
-        set(LAG.name(listener, stream, index), lag);
-        set(PENDING.name(listener, stream, index), pending);
-        set(OWNED.name(listener, stream, index), owned ? 1 : 0);
-    }
-
-    /** Records the number of owned shards of {@code listener}. */
-    public void ownedShards(String listener, long count) {
-        set(OWNED_SHARDS.name(listener), count);
+    /**
+     * Records the sampled state of the shards of {@code listener} this worker exports, and the number of its
+     * shards owned here; the series of shards it exported before and no longer does (another worker owns them
+     * now) are removed, so each shard's series comes from one worker.
+     */
+    public synchronized void update(String listener, List<ShardStatus> exported, long ownedHere) {
+        Set<String> now = new HashSet<>();
+        for (ShardStatus shard : exported) {
+            String stream = shard.stream();
+            String index = Integer.toString(shard.shard());
+            now.add(set(LAG.name(listener, stream, index), shard.lag() == null ? 0 : shard.lag()));
+            now.add(set(PENDING.name(listener, stream, index), shard.pending()));
+            now.add(set(OWNED.name(listener, stream, index), shard.owner() != null ? 1 : 0));
+        }
+        now.add(set(OWNED_SHARDS.name(listener), ownedHere));
+        Set<String> before = byListener.put(listener, now);
+        if (before != null) {
+            before.stream().filter(name -> !now.contains(name)).forEach(this::remove);
+        }
     }
 
     /** Removes every gauge of {@code listener} (it was deleted). */
-    public void forget(String listener) {
-        String shardPrefix = "shardline.shard." + listener + ".{";
-        String ownedName = OWNED_SHARDS.name(listener);
-        values.keySet().removeIf(name -> {
-            boolean mine = name.startsWith(shardPrefix) || name.equals(ownedName);
-            if (mine) {
-                registry.remove(name);
-            }
-            return mine;
-        });
+    public synchronized void forget(String listener) {
+        Set<String> names = byListener.remove(listener);
+        if (names != null) {
+            names.forEach(this::remove);
+        }
     }
 
-    private void set(String name, long value) {
+    private void remove(String name) {
+        values.remove(name);
+        registry.remove(name);
+    }
+
+    private String set(String name, long value) {
         values.computeIfAbsent(name, n -> {
             AtomicLong holder = new AtomicLong();
             registry.gauge(n, () -> (Gauge<Long>) holder::get);
             return holder;
         }).set(value);
+        return name;
     }
 }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.codahale.metrics.MetricRegistry;
 import io.shardline.api.handler.ShardId;
 import io.shardline.coordinator.protocol.ErrorCode;
+import io.shardline.runtime.rest.entity.ListenerState;
+import io.shardline.runtime.rest.entity.ShardStatus;
 import io.shardline.runtime.shard.ConsumptionMetrics;
 import io.shardline.runtime.shard.DropwizardHandlerMetrics;
 import java.lang.management.ManagementFactory;
@@ -92,8 +94,8 @@ public class DropwizardExporterTest {
         registry.timer("shardline.listener.orders.v2.handler.batch-time").update(java.time.Duration.ofMillis(3));
         assertThat(consumption.handledCount()).isEqualTo(7);
         ShardMetrics shards = new ShardMetrics(registry);
-        shards.shard("orders.v2", new ShardId("or:ders", 3), 42, 5, true);
-        shards.ownedShards("orders.v2", 1);
+        shards.update("orders.v2", List.of(new ShardStatus("or:ders", 3, "w1-orders.v2-m0", 1, ListenerState.RUNNING,
+                42L, 5, null)), 1);
         MemberMetrics member = new MemberMetrics(registry, "w1-orders.v2-m0");
         member.heartbeat(2_000_000);
         member.epoch(4);
