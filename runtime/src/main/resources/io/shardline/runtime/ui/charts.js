@@ -19,7 +19,7 @@ const Charts = {
       box.append(el('h3', {}, s.title));
       container.append(box);
       const options = {
-        width: Math.max(280, Math.min(440, container.clientWidth / 3 - 24)),
+        width: Math.max(280, Math.min(420, Math.floor(container.clientWidth / 3) - 48)),
         height: 160,
         legend: {show: false},
         scales: {x: {time: true}, y: {range: (u, min, max) => [0, Math.max(1, max * 1.1)]}},

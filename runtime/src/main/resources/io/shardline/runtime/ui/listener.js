@@ -24,7 +24,7 @@ const ListenerView = {
     this.charts.update(history);
     const last = history.points.length ? history.points[history.points.length - 1] : null;
     const head = root.querySelector('#listener-head');
-    head.replaceChildren(
+    head.replaceChildren(...[
       el('h1', {}, 'Listener ', el('code', {}, name), ' ', el('span', {id: 'listener-state'}, badge(status.state))),
       el('dl', {class: 'facts'},
         fact('Handler', info.config.handler || '—', 'handler'),
@@ -41,7 +41,7 @@ const ListenerView = {
         this.button('restart', 'Restart', 'POST', path + '/restart', actions)),
       status.trace ? el('pre', {class: 'error'}, status.trace) : null,
       status.unanswered_workers ? el('p', {class: 'error'}, 'Workers that did not answer: '
-        + status.unanswered_workers.join(', ')) : null);
+        + status.unanswered_workers.join(', ')) : null].filter(Boolean));
     const body = root.querySelector('#listener-body');
     body.replaceChildren(
       el('h2', {}, 'Members'),
