@@ -23,7 +23,7 @@ public final class ConsumptionMetricNames {
                     "Failed handler attempts (each one is retried with backoff until max.attempts)."),
             new MetricTemplate("shardline.listener.<listener>.handler.batch-time", MetricType.TIMER,
                     "Handler latency: time of one handler call on a batch."),
-            new MetricTemplate("shardline.listener.<listener>.shards.fenced", MetricType.COUNTER,
+            new MetricTemplate("shardline.listener.<listener>.shards.fenced", MetricType.METER,
                     "Shards this worker stopped because a fenced read or ack found a newer owner epoch."),
             new MetricTemplate("shardline.listener.<listener>.redis.errors", MetricType.METER,
                     "Redis commands of the poller that failed (timeouts, disconnects)."));

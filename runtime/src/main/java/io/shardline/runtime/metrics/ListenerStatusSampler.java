@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * members own (the leader also the unowned ones) in {@link ShardMetrics}, so every shard's lag series comes
  * from one worker, the one that owns it; and it adds this worker's share (records handled and dead-lettered
  * by its members, lag of those shards) to the {@link ListenerHistory} the console charts. Listeners that are
- * gone lose their series. At most one sample runs at a time. Thread-safe.
+ * gone lose every series labelled with them, and (on the leader) groups no listener uses lose theirs. At most one sample runs at a time. Thread-safe.
  */
 public final class ListenerStatusSampler implements AutoCloseable {
 
@@ -101,7 +101,14 @@ public final class ListenerStatusSampler implements AutoCloseable {
         known.clear();
         known.addAll(statuses.keySet());
         history.retain(statuses.keySet());
+        // Series of deleted listeners (consumption, handler and shard metrics) and, on the leader, of groups no
+        // listener uses any more go with them.
+        ExportedName.removeUnless(registry, "listener", statuses.keySet());
         boolean leads = leader.getAsBoolean();
+        if (leads) {
+            ExportedName.removeUnless(registry, "group", statuses.values().stream().map(ListenerStatus::group)
+                    .collect(Collectors.toSet()));
+        }
         statuses.forEach((name, status) -> {
             Set<String> local = status.members().stream().filter(m -> m.workerId().equals(workerId))
                     .map(MemberStatus::id).collect(Collectors.toSet());

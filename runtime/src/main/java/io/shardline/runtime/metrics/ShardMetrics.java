@@ -2,6 +2,7 @@ package io.shardline.runtime.metrics;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.MetricRegistryListener;
 import io.shardline.runtime.rest.entity.ShardStatus;
 import java.util.HashSet;
 import java.util.List;
@@ -26,6 +27,11 @@ public final class ShardMetrics {
     public static final MetricTemplate PENDING = new MetricTemplate(
             "shardline.shard.<listener>.{<stream>:<shard>}.pending", MetricType.GAUGE,
             "Entries of the shard delivered to the group and not yet acknowledged (XINFO GROUPS pending).");
+    /** Age of the oldest pending entry of one shard. */
+    public static final MetricTemplate OLDEST_PENDING = new MetricTemplate(
+            "shardline.shard.<listener>.{<stream>:<shard>}.oldest-pending-seconds", MetricType.GAUGE,
+            "Seconds since the shard's oldest pending entry was delivered to its consumer (XPENDING idle time); 0 when "
+                    + "nothing is pending. A value that keeps growing means a handler is stuck on that entry.");
     /** Whether one shard is owned. */
     public static final MetricTemplate OWNED = new MetricTemplate("shardline.shard.<listener>.{<stream>:<shard>}.owned",
             MetricType.GAUGE, "1 when the shard has an owner (the group's owner hash of the shard names a member), else 0.");
@@ -34,7 +40,7 @@ public final class ShardMetrics {
             MetricType.GAUGE, "Shards of the listener that have an owner.");
 
     /** Every shard metric. */
-    public static final List<MetricTemplate> TEMPLATES = List.of(LAG, PENDING, OWNED, OWNED_SHARDS);
+    public static final List<MetricTemplate> TEMPLATES = List.of(LAG, PENDING, OLDEST_PENDING, OWNED, OWNED_SHARDS);
 
     private final MetricRegistry registry;
     private final Map<String, AtomicLong> values = new ConcurrentHashMap<>();
@@ -43,6 +49,12 @@ public final class ShardMetrics {
     /** Gauges registered in {@code registry} on first use. */
     public ShardMetrics(MetricRegistry registry) {
         this.registry = Objects.requireNonNull(registry, "registry");
+        registry.addListener(new MetricRegistryListener.Base() {
+            @Override
+            public void onGaugeRemoved(String name) {
+                values.remove(name);
+            }
+        });
     }
 
     /**
@@ -57,6 +69,8 @@ public final class ShardMetrics {
             String index = Integer.toString(shard.shard());
             now.add(set(LAG.name(listener, stream, index), shard.lag() == null ? 0 : shard.lag()));
             now.add(set(PENDING.name(listener, stream, index), shard.pending()));
+            now.add(setMillisAsSeconds(OLDEST_PENDING.name(listener, stream, index),
+                    shard.oldestPendingMs() == null ? 0 : shard.oldestPendingMs()));
             now.add(set(OWNED.name(listener, stream, index), shard.owner() != null ? 1 : 0));
         }
         now.add(set(OWNED_SHARDS.name(listener), ownedHere));
@@ -77,6 +91,15 @@ public final class ShardMetrics {
     private void remove(String name) {
         values.remove(name);
         registry.remove(name);
+    }
+
+    private String setMillisAsSeconds(String name, long millis) {
+        values.computeIfAbsent(name, n -> {
+            AtomicLong holder = new AtomicLong();
+            registry.gauge(n, () -> (Gauge<Double>) () -> holder.get() / 1000.0);
+            return holder;
+        }).set(millis);
+        return name;
     }
 
     private String set(String name, long value) {
