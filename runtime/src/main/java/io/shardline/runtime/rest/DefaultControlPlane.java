@@ -4,6 +4,7 @@ import io.shardline.api.config.ConfigDef;
 import io.shardline.api.handler.ShardId;
 import io.shardline.runtime.cli.Version;
 import io.shardline.runtime.plugin.AssignorPlugins;
+import io.shardline.runtime.metrics.ListenerHistory;
 import io.shardline.runtime.plugin.PluginDesc;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
@@ -13,6 +14,7 @@ import io.shardline.runtime.rest.entity.ConfigErrorInfo;
 import io.shardline.runtime.rest.entity.ConfigKeyInfo;
 import io.shardline.runtime.rest.entity.GroupView;
 import io.shardline.runtime.rest.entity.HealthStatus;
+import io.shardline.runtime.rest.entity.ListenerHistoryView;
 import io.shardline.runtime.rest.entity.ListenerInfo;
 import io.shardline.runtime.rest.entity.ListenerState;
 import io.shardline.runtime.rest.entity.ListenerStatus;
@@ -210,6 +212,12 @@ public final class DefaultControlPlane implements ControlPlane {
                         status(name, shape.group(), target, members.result(), shardStatuses.result()));
             });
         });
+    }
+
+    @Override
+    public Future<ListenerHistoryView> listenerHistory(String name) {
+        return located(name).compose(found -> cluster.history(name)).map(report -> new ListenerHistoryView(name,
+                ListenerHistory.INTERVAL_MS, report.points(), report.unanswered()));
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.shardline.runtime.rest.route.GroupRoutes;
 import io.shardline.runtime.rest.route.ListenerRoutes;
 import io.shardline.runtime.rest.route.PluginRoutes;
 import io.shardline.runtime.rest.route.WorkerRoutes;
+import io.shardline.runtime.rest.ui.ConsoleRoutes;
 import io.shardline.runtime.worker.WorkerConfig;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The REST API of one worker: routes of {@link WorkerRoutes}, {@link PluginRoutes}, {@link ListenerRoutes},
  * {@link GroupRoutes} and {@link MetricsRoutes} over a {@link ControlPlane}, behind a 1 MiB body limit and
- * {@link RestAuth}, with {@link RestErrors} as the single failure handler.
+ * {@link RestAuth}, with {@link RestErrors} as the single failure handler; and the web console's static files
+ * ({@link ConsoleRoutes}, {@code /ui}), which hold no data and read everything through those routes.
  *
  * <p>Secure by default: binds to {@code 127.0.0.1} unless configured; {@link RestSettings} refuses a
  * non-loopback address without a token, so this verticle never listens unauthenticated beyond the host, and a
@@ -85,6 +87,9 @@ public final class RestServerVerticle extends VerticleBase {
     public Router router() {
         Router router = Router.router(vertx);
         RestErrors errors = new RestErrors(settings.bodyLimit());
+        // The console's static files carry no data and must load before the user signs in; every figure the
+        // page shows comes from the routes below, behind RestAuth.
+        router.route("/ui*").subRouter(new ConsoleRoutes().router(vertx));
         router.route().handler(new RestAuth(settings));
         router.route().handler(BodyHandler.create(false).setBodyLimit(settings.bodyLimit()));
         new WorkerRoutes(plane).addTo(router);

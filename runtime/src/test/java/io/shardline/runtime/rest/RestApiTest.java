@@ -13,6 +13,7 @@ import io.shardline.runtime.metrics.ShardMetrics;
 import io.shardline.runtime.rest.RestHarness.Reply;
 import io.shardline.runtime.rest.entity.GroupMemberView;
 import io.shardline.runtime.rest.entity.GroupView;
+import io.shardline.runtime.metrics.ListenerHistory;
 import io.shardline.runtime.rest.entity.ListenerState;
 import io.shardline.runtime.rest.entity.MemberStatus;
 import io.shardline.runtime.rest.entity.TargetState;
@@ -385,8 +386,11 @@ class RestApiTest {
         send(Request.cmd(Command.XGROUP).arg("CREATE").arg(s1.key()).arg("orders").arg("0"));
         send(Request.cmd(Command.HSET).arg(s1.ownerKey("orders")).arg("owner").arg("worker-a-orders-m0").arg("epoch").arg(1));
         new io.shardline.runtime.shard.ConsumptionMetrics(rest.registry, "orders");
-        ListenerStatusSampler sampler = new ListenerStatusSampler(rest.vertx, rest.plane, new ShardMetrics(rest.registry),
-                () -> true);
+        rest.cluster.members.put("orders", List.of(new MemberStatus("worker-a-orders-m0", "worker-a",
+                ListenerState.RUNNING, 1, List.of("orders:1"), null)));
+        // This worker (worker-a, the leader) exports the shard its member owns and the unowned ones.
+        ListenerStatusSampler sampler = new ListenerStatusSampler(rest.vertx, rest.plane, "worker-a", rest.registry,
+                new ShardMetrics(rest.registry), new ListenerHistory(), () -> true, () -> 1_000L);
         result(sampler.sample(), RestHarness.WAIT);
 
         Reply text = rest.call(HttpMethod.GET, "/metrics");

@@ -16,7 +16,8 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * {@code /listeners}: list ({@code ?expand=status}), create, read, replace config, delete, status,
+ * {@code /listeners}: list ({@code ?expand=status}), create, read, replace config, delete, status, history
+ * (records/s, dead letters/s and lag over 15 minutes, for the console's charts),
  * pause/resume/stop (202, persisted target states, idempotent), restart ({@code ?includeMembers&onlyFailed},
  * KIP-745) and per-shard pause/resume.
  */
@@ -45,6 +46,7 @@ public final class ListenerRoutes {
                 })));
         router.delete("/:name").handler(ctx -> Requests.noContent(ctx, 204, plane.deleteListener(ctx.pathParam("name"))));
         router.get("/:name/status").respond(ctx -> plane.listenerStatus(ctx.pathParam("name")));
+        router.get("/:name/history").respond(ctx -> plane.listenerHistory(ctx.pathParam("name")));
         router.put("/:name/pause").handler(ctx -> target(ctx, TargetState.PAUSED));
         router.put("/:name/resume").handler(ctx -> target(ctx, TargetState.STARTED));
         router.put("/:name/stop").handler(ctx -> target(ctx, TargetState.STOPPED));
