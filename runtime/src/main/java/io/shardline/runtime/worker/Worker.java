@@ -124,7 +124,8 @@ public final class Worker {
             // starts paused, a stopped one does not start), kept in step every heartbeat interval.
             ControlKeys keys = new ControlKeys(config.clusterName());
             ListenerSupervisor supervisor = new ListenerSupervisor(cluster.vertx(), config.workerId(),
-                    new ListenerRunner(cluster.vertx(), shardRedis, config, registry, cluster::view, clockMs), plugins,
+                    new ListenerRunner(cluster.vertx(), shardRedis, config, registry, cluster::view, clockMs,
+                            d -> WorkerRedisAcl.check(redis, config, List.of(d))), plugins,
                     placeholders, definitions, new ListenerConfigStore(redis, keys), new ListenerStateStore(redis, keys));
             await(supervisor.start(config.heartbeatIntervalMs()));
             phases.done("listeners");
