@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -62,6 +63,8 @@ public final class ListenerRunner {
     private final ShardZones zones;
     /** Shards a member's poller stopped as fenced go to that member's heartbeat loop (which rejoins). */
     private final FencedShardRelay fences = new FencedShardRelay();
+    /** Runs before a listener starts (the Redis ACL check of its keys); a failure fails the start. */
+    private final Function<ListenerDefinition, Future<Void>> preflight;
 
     /**
      * A runner. Create it on a plain thread (not an event loop).
@@ -72,7 +75,18 @@ public final class ListenerRunner {
      */
     public ListenerRunner(Vertx vertx, ShardRedis redis, WorkerConfig config, MetricRegistry registry,
                           Supplier<LeaderView> view, LongSupplier clockMs, ShardZones zones) {
+        this(vertx, redis, config, registry, view, clockMs, zones, d -> Future.succeededFuture());
+    }
+
+    /**
+     * A runner that runs {@code preflight} before each listener start (e.g. the Redis ACL check of its keys).
+     * Create it on a plain thread (not an event loop).
+     */
+    public ListenerRunner(Vertx vertx, ShardRedis redis, WorkerConfig config, MetricRegistry registry,
+                          Supplier<LeaderView> view, LongSupplier clockMs, ShardZones zones,
+                          Function<ListenerDefinition, Future<Void>> preflight) {
         this.zones = Objects.requireNonNull(zones, "zones");
+        this.preflight = Objects.requireNonNull(preflight, "preflight");
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.context = vertx.getOrCreateContext();
         this.redis = Objects.requireNonNull(redis, "redis");
@@ -90,8 +104,9 @@ public final class ListenerRunner {
      */
     public Future<Started> start(ListenerDefinition definition, boolean paused, Predicate<ShardId> shardPaused) {
         // Each member's handler calls and acks are gated by the lease its heartbeat loop computes, on that loop's clock.
-        return Listener.start(vertx, redis, definition, config.workerId(), registry, fences, System::currentTimeMillis,
-                        memberId -> new MemberLease(clockMs))
+        return preflight.apply(definition).compose(checked -> Listener.start(vertx, redis, definition,
+                        config.workerId(), registry, fences, System::currentTimeMillis,
+                        memberId -> new MemberLease(clockMs)))
                 .compose(listener -> (paused ? listener.pause() : Future.<Void>succeededFuture())
                         .compose(v -> deployMembers(definition, listener, shardPaused))
                         .recover(e -> listener.close().transform(ignored -> Future.failedFuture(e))));

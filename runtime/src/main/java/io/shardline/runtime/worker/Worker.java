@@ -131,8 +131,8 @@ public final class Worker {
             ControlKeys keys = new ControlKeys(config.clusterName());
             ListenerSupervisor supervisor = new ListenerSupervisor(cluster.vertx(), config.workerId(),
                     new ListenerRunner(cluster.vertx(), shardRedis, config, registry, cluster::view, clockMs,
-                            new ShardZones(redis, config.redisZones())), plugins,
-                    placeholders, RestConfigPolicy.of(config), definitions, new ListenerConfigStore(redis, keys),
+                            new ShardZones(redis, config.redisZones()), d -> WorkerRedisAcl.check(redis, config, List.of(d))),
+                    plugins, placeholders, RestConfigPolicy.of(config), definitions, new ListenerConfigStore(redis, keys),
                     new ListenerStateStore(redis, keys));
             await(supervisor.start(config.heartbeatIntervalMs()));
             phases.done("listeners");

@@ -30,4 +30,15 @@ class ClusterSecurityNameTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(new ClusterSecurity(null, "k.pem", "c.pem", "ca.pem").tls()).isTrue();
     }
+
+    @Test
+    void anOpenNonLoopbackPortIsWarnedAbout() {
+        assertThat(ClusterSecurity.NONE.exposureWarning("127.0.0.1", 5701)).isEmpty();
+        assertThat(ClusterSecurity.NONE.exposureWarning("::1", 5701)).isEmpty();
+        assertThat(ClusterSecurity.NONE.exposureWarning("10.1.2.3", 5701)).hasValue("cluster port 10.1.2.3:5701 is "
+                + "open to anyone who reaches it with the cluster.name: set cluster.secret and cluster.tls.* "
+                + "(docs/security.md, \"Cluster port\")");
+        assertThat(new ClusterSecurity(new Password("0123456789abcdef"), null, null, null)
+                .exposureWarning("10.1.2.3", 5701)).isEmpty();
+    }
 }

@@ -68,7 +68,8 @@ class RedisPermissionCheckTest {
             assertThat(e.getMessage()).startsWith("Redis user 'partial' (redis.user) lacks permissions the worker "
                     + "needs: CLIENT|UNBLOCK, XADD on key 'orders.dlq' (Redis answered: NOPERM")
                     .endsWith("Grant the ACL that bin/shardline redis-acl --cluster prod --stream orders "
-                            + "--dead-letter orders.dlq prints (docs/security.md, \"Redis\").");
+                            + "--dead-letter orders.dlq prints, naming every stream and dead-letter key of the workers' "
+                            + "listeners: its key patterns replace the user's (docs/security.md, \"Redis\").");
         } finally {
             result(client.close(), WAIT);
         }
