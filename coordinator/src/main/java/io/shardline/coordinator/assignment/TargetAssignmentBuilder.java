@@ -118,7 +118,7 @@ public final class TargetAssignmentBuilder {
                     Collections.emptySortedSet()));
             ownedSets.put(m.memberId(), owned);
             specs.add(new MemberSubscription(m.memberId(), m.instanceId(), m.rack(), subscribed, owned,
-                    assignmentEpoch));
+                    assignmentEpoch, m.weight()));
         }
         return new GroupSpec(specs);
     }

@@ -53,7 +53,7 @@ public final class CoordinatorWire {
                 .put("instanceId", r.instanceId().orElse(null)).put("rack", r.rack().orElse(null))
                 .put("subscriptions", new JsonArray(new ArrayList<>(r.subscriptions())))
                 .put("owned", shards(r.owned())).put("revoking", revoking)
-                .put("assignmentEpoch", r.assignmentEpoch());
+                .put("assignmentEpoch", r.assignmentEpoch()).put("weight", r.weight());
     }
 
     public static HeartbeatRequest heartbeatRequest(JsonObject j) {
@@ -66,7 +66,8 @@ public final class CoordinatorWire {
         j.getJsonArray("subscriptions", new JsonArray()).forEach(s -> subscriptions.add((String) s));
         return new HeartbeatRequest(j.getString("groupId"), j.getString("memberId"), j.getInteger("memberEpoch"),
                 Optional.ofNullable(j.getString("instanceId")), Optional.ofNullable(j.getString("rack")),
-                subscriptions, shardSet(j.getJsonArray("owned")), revoking, j.getInteger("assignmentEpoch"));
+                subscriptions, shardSet(j.getJsonArray("owned")), revoking, j.getInteger("assignmentEpoch"),
+                j.getInteger("weight", 1));
     }
 
     public static JsonObject toJson(HeartbeatResponse r) {

@@ -66,7 +66,8 @@ public final class ReadModelWire {
                     .put("current", shards(m.assigned().keySet()))
                     .put("target", shards(m.target()))
                     .put("pending_revocation", shards(m.revoking()))
-                    .put("zone", m.rack().orElse(null)));
+                    .put("zone", m.rack().orElse(null))
+                    .put("weight", m.weight()));
         }
         JsonObject out = new JsonObject()
                 .put("group", view.groupId())

@@ -45,6 +45,7 @@ public final class ListenerConfig {
     // Group protocol (issue 21): what the coordinator can do, reachable per listener.
     public static final String REBALANCE_PROTOCOL_CONFIG = "rebalance.protocol";
     public static final String STATIC_MEMBERSHIP_CONFIG = "static.membership";
+    public static final String MEMBER_WEIGHT_CONFIG = "member.weight";
 
     /** The definition every listener file is validated against. */
     public static final ConfigDef DEFINITION = define();
@@ -127,7 +128,14 @@ public final class ListenerConfig {
                                 + "gracefully keeps its target reserved for session.timeout.ms, so a worker restarted "
                                 + "within that time gets the same shards back with no rebalance (a rolling restart moves "
                                 + "nothing). Its shards are not processed while it is away; one that stays away longer "
-                                + "is expired as without it.", "Group");
+                                + "is expired as without it.", "Group")
+                .define(MEMBER_WEIGHT_CONFIG, ConfigType.INT, 1, Validator.between(1, 1_000), Importance.MEDIUM,
+                        "This worker's members' capacity relative to the group's other members: the sticky, "
+                                + "cooperative-sticky and round-robin assignors give each member a share of shards "
+                                + "proportional to its weight, within one shard (with different subscriptions, per stream "
+                                + "over its subscribers). Equal weights (the default 1 everywhere) give exactly the "
+                                + "unweighted assignment; range ignores weights. Shown per member in GET /groups/{group}.",
+                        "Group");
     }
 
     private static Optional<String> checkStreams(Object value) {
@@ -194,6 +202,11 @@ public final class ListenerConfig {
     /** Whether members use their member id as static instance id (KIP-345). */
     public boolean staticMembership() {
         return values.getBoolean(STATIC_MEMBERSHIP_CONFIG);
+    }
+
+    /** The weight of this listener's members on this worker. */
+    public int memberWeight() {
+        return values.getInt(MEMBER_WEIGHT_CONFIG);
     }
 
     /** {@code 0} for earliest, {@code $} for latest: the start id of a new group. */

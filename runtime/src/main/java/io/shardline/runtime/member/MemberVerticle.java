@@ -104,7 +104,7 @@ public final class MemberVerticle extends VerticleBase {
         this.retryMs = Math.max(pollMs, heartbeatIntervalMs / 5);
         this.membership = new Membership(new MembershipConfig(groupConfig.groupId(), memberId, identity.instanceId(),
                 identity.rack(), new TreeSet<>(groupConfig.streams().keySet()), heartbeatIntervalMs,
-                2 * heartbeatIntervalMs, groupConfig.rebalanceTimeoutMs()));
+                2 * heartbeatIntervalMs, groupConfig.rebalanceTimeoutMs(), identity.weight()));
     }
 
     @Override

@@ -198,12 +198,12 @@ public final class ListenerRunner {
     }
 
     /**
-     * What a member tells the coordinator about itself besides its id: static instance id (the member id) and the
-     * worker's zone.
+     * What a member tells the coordinator about itself besides its id: static instance id (the member id), the
+     * worker's zone and the listener's member weight.
      */
     static MemberIdentity identity(ListenerDefinition definition, String memberId, Optional<String> rack) {
         return new MemberIdentity(definition.config().staticMembership() ? Optional.of(memberId) : Optional.empty(),
-                rack);
+                rack, definition.config().memberWeight());
     }
 
     /** The group configuration a listener's members send to the coordinator. */

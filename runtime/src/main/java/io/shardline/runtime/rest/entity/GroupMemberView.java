@@ -17,16 +17,18 @@ import java.util.Objects;
  * @param target the shards the target assignment gives it
  * @param pendingRevocation the shards it must still revoke
  * @param zone its worker's zone ({@code rack}), null when not set
+ * @param weight its weight ({@code member.weight}), null when not known
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record GroupMemberView(String id, String workerId, String state, int memberEpoch, List<String> current,
                               List<String> target, List<String> pendingRevocation,
-                              @JsonInclude(JsonInclude.Include.NON_NULL) String zone) {
+                              @JsonInclude(JsonInclude.Include.NON_NULL) String zone,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Integer weight) {
 
     /** A member without zone. */
     public GroupMemberView(String id, String workerId, String state, int memberEpoch, List<String> current,
                            List<String> target, List<String> pendingRevocation) {
-        this(id, workerId, state, memberEpoch, current, target, pendingRevocation, null);
+        this(id, workerId, state, memberEpoch, current, target, pendingRevocation, null, null);
     }
 
     /** Validates and copies. */
