@@ -2,12 +2,14 @@ package io.shardline.coordinator;
 
 import io.shardline.api.assignor.Assignor;
 import io.shardline.api.handler.ShardId;
+import io.shardline.coordinator.assignment.AssignmentPendingException;
 import io.shardline.coordinator.assignment.AssignorException;
 import io.shardline.coordinator.assignment.CurrentAssignmentBuilder;
 import io.shardline.coordinator.assignment.EpochValidator;
 import io.shardline.coordinator.assignment.Reconciliation;
 import io.shardline.coordinator.assignment.TargetAssignmentBuilder;
 import io.shardline.coordinator.assignment.TargetResult;
+import io.shardline.coordinator.group.AssignorFailure;
 import io.shardline.coordinator.group.Group;
 import io.shardline.coordinator.group.Member;
 import io.shardline.coordinator.group.MemberState;
@@ -180,7 +182,9 @@ final class GroupChanges {
         if (group.targetGroupEpoch() >= group.groupEpoch()) {
             return;
         }
-        recompute();
+        if (!recompute()) {
+            return;
+        }
         if (!followedUp && withheldFreeShard(managedShards())) {
             followUpRound();
             recompute();
@@ -195,7 +199,8 @@ final class GroupChanges {
         bumpGroupEpoch(ChangeReason.REVOKED, null);
     }
 
-    private void recompute() {
+    /** Computes the target; false when the assignor's answer is not ready yet (nothing changed then). */
+    private boolean recompute() {
         TargetResult target;
         try {
             Assignor assignor = assignor();
@@ -210,15 +215,19 @@ final class GroupChanges {
                     .withGroupEpoch(group.groupEpoch())
                     .build();
             metrics.assignorRan(group.groupId());
+        } catch (AssignmentPendingException e) {
+            return false;
         } catch (AssignorException e) {
             metrics.assignorRan(group.groupId());
             emit(Records.newAssignmentEpochRecord(group.groupId(), group.assignmentEpoch(), group.groupEpoch()));
             audit(AuditType.ASSIGNOR_FAILED, "", null, -1, e.getMessage());
-            return;
+            group.assignorFailure(new AssignorFailure(nowMs, group.groupEpoch(), e.getMessage()));
+            return true;
         }
+        group.assignorFailure(null);
         target.records().forEach(this::emit);
         if (!target.changed()) {
-            return;
+            return true;
         }
         audit(AuditType.ASSIGNMENT_EPOCH_BUMPED, "", null, -1, "target changed for group epoch "
                 + group.groupEpoch());
@@ -229,7 +238,7 @@ final class GroupChanges {
                     startRevocation(m, new TreeSet<>(m.assigned().keySet()));
                 }
             }
-            return;
+            return true;
         }
         // Cooperative: a member whose target did not change has nothing new to give back.
         for (String memberId : target.changedMembers()) {
@@ -244,11 +253,14 @@ final class GroupChanges {
                 startRevocation(m, removed);
             }
         }
+        return true;
     }
 
     private Assignor assignor() {
         try {
             return assignors.apply(group.config().assignor());
+        } catch (AssignmentPendingException e) {
+            throw e;
         } catch (RuntimeException e) {
             throw new AssignorException("group '" + group.groupId() + "': cannot load assignor '"
                     + group.config().assignor() + "': " + e.getMessage(), e);

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The coordinator is pure (ARCHITECTURE.md): no clocks it did not get from its caller, no unseeded
+ * The coordinator is pure (docs/architecture.md): no clocks it did not get from its caller, no unseeded
  * randomness, no threads or executors, no I/O. The Maven Enforcer keeps Vert.x, Hazelcast and Redis
  * clients off its class path; these rules keep the JDK's impure corners out of its code.
  */

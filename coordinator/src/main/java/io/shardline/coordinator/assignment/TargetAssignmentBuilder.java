@@ -77,14 +77,20 @@ public final class TargetAssignmentBuilder {
      * The new target and its records.
      *
      * @throws AssignorException when the assignor throws or returns an invalid assignment
+     * @throws AssignmentPendingException when the assignor's answer is not ready yet
      */
     public TargetResult build() {
         GroupAssignment answer;
         try {
             answer = assignor.assign(groupSpec(), describer());
+        } catch (AssignmentPendingException e) {
+            throw e;
         } catch (RuntimeException e) {
             throw new AssignorException("assignor '" + assignor.name() + "' failed for group '" + config.groupId()
                     + "': " + e.getMessage(), e);
+        }
+        if (answer == null) {
+            throw invalid("returned no assignment (null)");
         }
         Map<String, SortedSet<ShardId>> next = validate(answer);
         List<CoordinatorRecord> records = new ArrayList<>();
@@ -119,7 +125,8 @@ public final class TargetAssignmentBuilder {
 
     private ShardDescriber describer() {
         TreeMap<String, StreamDescription> streams = new TreeMap<>();
-        config.streams().forEach((name, count) -> streams.put(name, StreamDescription.of(name, count)));
+        config.streams().forEach((name, count) -> streams.put(name,
+                new StreamDescription(name, count, config.racks().getOrDefault(name, List.of()))));
         return new ShardDescriber(streams);
     }
 

@@ -15,7 +15,8 @@ import java.util.Set;
 
 /**
  * Finds assignors: the built-ins by name, custom ones by {@link Assignor#name()} or fully qualified class name
- * through {@link ServiceLoader} on a given class loader (the plugin path), or by class name alone.
+ * among those {@link ServiceLoader} discovers on a given class loader. No other class is ever loaded: a class
+ * name that no {@code META-INF/services} file lists is unknown, whatever it names.
  *
  * <p>The built-ins are listed by class name in {@link #BUILT_IN_CLASSES} and loaded reflectively; a listed
  * class that is not on the class path is skipped, so the list may name assignors that are built separately.
@@ -58,11 +59,9 @@ public final class AssignorRegistry {
     /**
      * The assignor called {@code nameOrClass}: a built-in by name; else an assignor registered in
      * {@code META-INF/services/io.shardline.api.assignor.Assignor} visible to {@code loader}, matched by its
-     * {@link Assignor#name()} or its class name; else the class {@code nameOrClass} loaded from {@code loader}
-     * and created with its public no-argument constructor.
+     * {@link Assignor#name()} or its class name. Nothing else is loaded.
      *
-     * @throws IllegalArgumentException naming {@code nameOrClass} and the known names when none is found, or
-     *     why the class could not be used
+     * @throws IllegalArgumentException naming {@code nameOrClass} and the known names when none is found
      */
     public static Assignor find(String nameOrClass, ClassLoader loader) {
         Objects.requireNonNull(nameOrClass, "nameOrClass");
@@ -90,13 +89,7 @@ public final class AssignorRegistry {
             }
             serviceNames.add(candidate.name());
         }
-        Class<?> type;
-        try {
-            type = Class.forName(nameOrClass, false, loader);
-        } catch (ClassNotFoundException | LinkageError e) {
-            throw unknown(nameOrClass, serviceNames, brokenProviders);
-        }
-        return instantiate(nameOrClass, type);
+        throw unknown(nameOrClass, serviceNames, brokenProviders);
     }
 
     private static Assignor instantiate(String nameOrClass, Class<?> type) {
@@ -124,8 +117,8 @@ public final class AssignorRegistry {
         if (!serviceNames.isEmpty()) {
             sb.append("; plugin assignors found: ").append(String.join(", ", serviceNames));
         }
-        sb.append("; a custom assignor is selected by its name (when listed in META-INF/services/")
-                .append(Assignor.class.getName()).append(") or its fully qualified class name");
+        sb.append("; a custom assignor must be listed in META-INF/services/").append(Assignor.class.getName())
+                .append(" of a jar on the plugin path, and is selected by its name() or its class name");
         if (!brokenProviders.isEmpty()) {
             sb.append("; plugin assignors that failed to load: ").append(String.join("; ", brokenProviders));
         }

@@ -45,6 +45,8 @@ public final class Group {
     private final HashMap<String, RevocationTimer> revocationTimers = new HashMap<>();
     private final HashMap<String, Integer> reportedAssignmentEpochs = new HashMap<>();
     private final HashMap<String, HeartbeatResponse> answerCache = new HashMap<>();
+    /** Why the last assignor run failed, or null when it succeeded (read model only, not persisted). */
+    private AssignorFailure assignorFailure;
 
     /** A group created by its configuration record. */
     public Group(GroupConfig config) {
@@ -309,6 +311,19 @@ public final class Group {
     /** Caches the success answer for {@code memberId}. */
     public void cacheAnswer(String memberId, HeartbeatResponse answer) {
         answerCache.put(memberId, answer);
+    }
+
+    /**
+     * Remembers that the assignor failed at {@code timeMs} for {@code groupEpoch} (the group stays on its
+     * previous target), or with null that it succeeded. Soft state for the read model, like leases.
+     */
+    public void assignorFailure(AssignorFailure failure) {
+        this.assignorFailure = failure;
+    }
+
+    /** The last assignor failure since the assignor last succeeded, or null. */
+    public AssignorFailure assignorFailure() {
+        return assignorFailure;
     }
 
     /** A rebalance timer: started under {@code memberEpoch}, runs out at {@code deadlineMs}. */

@@ -16,6 +16,8 @@ import java.util.SortedMap;
  * @param stable true when every member is {@code STABLE} (or a reserved static member)
  * @param members the members, by member id
  * @param owners shard to owner and owner epoch, for every shard ever granted
+ * @param assignorFailure the last assignor failure since its last success (the group is on its previous
+ *     target), or null
  */
 public record GroupView(
         String groupId,
@@ -24,7 +26,8 @@ public record GroupView(
         GroupConfig config,
         boolean stable,
         List<MemberView> members,
-        SortedMap<ShardId, ShardOwner> owners) {
+        SortedMap<ShardId, ShardOwner> owners,
+        AssignorFailure assignorFailure) {
 
     /** Copies. */
     public GroupView {
@@ -40,6 +43,6 @@ public record GroupView(
             stable &= m.state() == MemberState.STABLE || m.state() == MemberState.LEFT_STATIC;
         }
         return new GroupView(group.groupId(), group.groupEpoch(), group.assignmentEpoch(), group.config(), stable,
-                members, group.owners());
+                members, group.owners(), group.assignorFailure());
     }
 }

@@ -41,9 +41,14 @@ class AssignorRegistryTest {
     }
 
     @Test
-    void findsACustomAssignorByClassName() {
-        Assignor a = AssignorRegistry.find(FirstMemberAssignor.class.getName(), LOADER);
-        assertThat(a).isInstanceOf(FirstMemberAssignor.class);
+    void findsACustomAssignorByClassNameOnlyWhenAServicesFileListsIt(@TempDir Path dir) throws IOException {
+        try (URLClassLoader plugins = pluginLoader(dir, FirstMemberAssignor.class.getName())) {
+            assertThat(AssignorRegistry.find(FirstMemberAssignor.class.getName(), plugins))
+                    .isInstanceOf(FirstMemberAssignor.class);
+        }
+        assertThatThrownBy(() -> AssignorRegistry.find(FirstMemberAssignor.class.getName(), LOADER))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unknown assignor '" + FirstMemberAssignor.class.getName() + "'");
     }
 
     @Test
@@ -68,13 +73,14 @@ class AssignorRegistryTest {
     }
 
     @Test
-    void rejectsClassesThatAreNotUsableAssignors() {
-        assertThatThrownBy(() -> AssignorRegistry.find(FirstMemberAssignor.NotAnAssignor.class.getName(), LOADER))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("does not implement io.shardline.api.assignor.Assignor");
-        assertThatThrownBy(() -> AssignorRegistry.find(FirstMemberAssignor.NeedsArgument.class.getName(), LOADER))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("has no public no-argument constructor");
+    void neverLoadsAClassNoServicesFileLists() {
+        // Issue 16.3: any class name used to be loaded (and its static initialiser run).
+        for (String name : new String[] {"javax.swing.JFrame", FirstMemberAssignor.NotAnAssignor.class.getName(),
+                FirstMemberAssignor.NeedsArgument.class.getName()}) {
+            assertThatThrownBy(() -> AssignorRegistry.find(name, LOADER))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("unknown assignor '" + name + "'");
+        }
     }
 
     private static URLClassLoader pluginLoader(Path dir, String services) throws IOException {

@@ -116,7 +116,7 @@ class RangeAssignorTest {
 
     @Test
     void specExampleWithRacksIsRackAwareForOrdersOnly() {
-        // spec/assignment-problem.md's input: worker-a-m0 on az1 takes the az1 shards 0 and 2 of orders first.
+        // docs/assignment-problem.md's input: worker-a-m0 on az1 takes the az1 shards 0 and 2 of orders first.
         ShardDescriber streams = ShardDescriber.of(
                 Assignments.streamWithRacks("orders", "az1", "az2", "az1,az2", "", "az3", "az3"),
                 StreamDescription.of("payments", 3));

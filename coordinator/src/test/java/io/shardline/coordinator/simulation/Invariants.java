@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * The safety rules of ARCHITECTURE.md, checked after every event, and the stability predicate:
+ * The safety rules of docs/architecture.md, checked after every event, and the stability predicate:
  *
  * <ul>
  *   <li>SingleOwnerPerShard: no shard is processed (owned or draining, within the lease) by two live members;</li>

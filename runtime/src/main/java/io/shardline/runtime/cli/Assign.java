@@ -2,7 +2,9 @@ package io.shardline.runtime.cli;
 
 import io.shardline.api.assignor.Assignor;
 import io.shardline.api.assignor.GroupAssignment;
-import io.shardline.coordinator.assignor.AssignorRegistry;
+import io.shardline.runtime.plugin.AssignorPlugins;
+import io.shardline.runtime.plugin.PluginException;
+import io.shardline.runtime.plugin.Plugins;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,6 +17,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -23,7 +27,7 @@ import picocli.CommandLine.Option;
 
 /**
  * Entry point behind {@code bin/assign}: runs an assignor on a problem read as JSON and prints the assignment
- * as JSON ({@code spec/assignment-problem.md}). It finds the assignor through {@link AssignorRegistry}, as
+ * as JSON ({@code docs/assignment-problem.md}). It finds the assignor through {@link AssignorPlugins} (built-ins and discovered plugins only), as
  * the group coordinator does, so the answer is the one a group leader would compute.
  *
  * <p>Exit codes: 0 done; 2 bad input, unknown assignor or bad option, with one line on standard error that
@@ -34,7 +38,8 @@ import picocli.CommandLine.Option;
         versionProvider = Version.class,
         sortOptions = false,
         description = {"Runs an assignor on a problem read as JSON and prints the assignment as JSON.",
-            "NAME is range, round-robin, sticky, cooperative-sticky or the class name of an Assignor."})
+            "NAME is range, round-robin, sticky, cooperative-sticky, or the name() or class name of an assignor "
+                    + "plugin found on the class path or --plugin-path."})
 public final class Assign implements Callable<Integer> {
 
     /** Exit code for bad input, an unknown assignor or a bad option. */
@@ -44,6 +49,11 @@ public final class Assign implements Callable<Integer> {
 
     @Option(names = "--assignor", required = true, paramLabel = "NAME", description = "The assignor to run.")
     private String assignorName;
+
+    @Option(names = "--plugin-path", paramLabel = "DIR", split = ",",
+            description = "Plugin locations (folders of plugin jars or folders, or jars), as the worker's plugin.path; "
+                    + "repeatable or comma-separated.")
+    private List<Path> pluginPath = new ArrayList<>();
 
     @Option(names = "--input", paramLabel = "FILE", description = "The problem (JSON); default: standard input.")
     private Path input;
@@ -93,14 +103,26 @@ public final class Assign implements Callable<Integer> {
             stderr.println("--repeat: must be >= 1, was " + repeat);
             return BAD_INPUT;
         }
-        Assignor assignor;
-        AssignmentProblemReader.Problem problem;
-        try {
-            assignor = AssignorRegistry.find(assignorName, Assign.class.getClassLoader());
-        } catch (IllegalArgumentException e) {
-            stderr.println("--assignor: " + e.getMessage());
-            return BAD_INPUT;
+        for (Path entry : pluginPath) {
+            if (!Files.exists(entry)) {
+                stderr.println("--plugin-path: no such file or folder: " + entry);
+                return BAD_INPUT;
+            }
         }
+        try (Plugins plugins = Plugins.load(pluginPath, Assign.class.getClassLoader())) {
+            Assignor assignor;
+            try {
+                assignor = new AssignorPlugins(plugins).resolve(assignorName);
+            } catch (PluginException e) {
+                stderr.println("--assignor: " + e.getMessage());
+                return BAD_INPUT;
+            }
+            return run(assignor);
+        }
+    }
+
+    private int run(Assignor assignor) {
+        AssignmentProblemReader.Problem problem;
         try {
             problem = new AssignmentProblemReader().read(readInput());
         } catch (BadInputException e) {

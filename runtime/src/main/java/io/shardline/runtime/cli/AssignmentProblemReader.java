@@ -23,7 +23,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Reads the input of {@code bin/assign} (docs: {@code spec/assignment-problem.md}) into the assignor's
+ * Reads the input of {@code bin/assign} (docs: {@code docs/assignment-problem.md}) into the assignor's
  * {@link GroupSpec} and {@link ShardDescriber}, checking everything an assignor relies on. Every error names
  * the offending field by its path ({@code streams.orders.shards}, {@code members[1].owned.orders[2]}); syntax
  * errors give line and column. Unknown fields are errors too (they are usually typos). Thread-safe.

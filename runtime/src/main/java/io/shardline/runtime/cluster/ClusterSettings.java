@@ -18,6 +18,7 @@ import java.util.Objects;
  * @param failureTimeoutMs time without heartbeats after which a member is removed
  * @param mergeDelayMs delay of split-brain merge checks
  * @param attributes extra member attributes (e.g. the REST address) published to the other workers
+ * @param security the join secret and event-bus TLS ({@link ClusterSecurity#NONE}: neither)
  */
 public record ClusterSettings(
         String clusterName,
@@ -27,10 +28,12 @@ public record ClusterSettings(
         List<String> members,
         long failureTimeoutMs,
         long mergeDelayMs,
-        Map<String, String> attributes) {
+        Map<String, String> attributes,
+        ClusterSecurity security) {
 
     /** Validates and copies. */
     public ClusterSettings {
+        Objects.requireNonNull(security, "security");
         Objects.requireNonNull(clusterName, "clusterName");
         Objects.requireNonNull(workerId, "workerId");
         Objects.requireNonNull(host, "host");
@@ -38,9 +41,23 @@ public record ClusterSettings(
         attributes = Map.copyOf(attributes);
     }
 
+    /** Settings without a join secret or event-bus TLS. */
+    public ClusterSettings(String clusterName, String workerId, String host, int port, List<String> members,
+                           long failureTimeoutMs, long mergeDelayMs, Map<String, String> attributes) {
+        this(clusterName, workerId, host, port, members, failureTimeoutMs, mergeDelayMs, attributes,
+                ClusterSecurity.NONE);
+    }
+
     /** Settings from the worker configuration plus extra attributes. */
     public static ClusterSettings from(WorkerConfig config, Map<String, String> attributes) {
         return new ClusterSettings(config.clusterName(), config.workerId(), config.clusterHost(), config.clusterPort(),
-                config.clusterMembers(), config.clusterFailureTimeoutMs(), config.clusterMergeDelayMs(), attributes);
+                config.clusterMembers(), config.clusterFailureTimeoutMs(), config.clusterMergeDelayMs(), attributes,
+                config.clusterSecurity());
+    }
+
+    /** A copy with {@code security}. */
+    public ClusterSettings withSecurity(ClusterSecurity security) {
+        return new ClusterSettings(clusterName, workerId, host, port, members, failureTimeoutMs, mergeDelayMs,
+                attributes, security);
     }
 }

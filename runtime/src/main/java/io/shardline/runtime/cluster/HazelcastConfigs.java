@@ -29,7 +29,7 @@ public final class HazelcastConfigs {
     /** The configuration for one worker. */
     public static Config forWorker(ClusterSettings settings) {
         Config config = new Config()
-                .setClusterName(settings.clusterName())
+                .setClusterName(settings.security().hazelcastClusterName(settings.clusterName()))
                 .setInstanceName("shardline-" + settings.workerId() + "-" + settings.port());
         config.setProperty("hazelcast.phone.home.enabled", "false");
         config.setProperty("hazelcast.logging.type", "slf4j");

@@ -68,8 +68,9 @@ public final class WorkerCluster {
                     hazelcast.getCluster().getMembers().size());
             throwIfWorkerIdTaken(hazelcast, settings.workerId());
             long vertxStarted = System.nanoTime();
-            VertxOptions options = new VertxOptions().setEventBusOptions(new EventBusOptions()
-                    .setHost(settings.host()).setPort(0).setClusterPublicHost(settings.host()));
+            LOG.info("Cluster ports: {}", settings.security().describe());
+            VertxOptions options = new VertxOptions().setEventBusOptions(settings.security().applyTo(new EventBusOptions()
+                    .setHost(settings.host()).setPort(0).setClusterPublicHost(settings.host())));
             Vertx vertx = Vertx.builder().with(options).withClusterManager(new HazelcastClusterManager(hazelcast))
                     .buildClustered()
                     .toCompletionStage().toCompletableFuture().get(timeoutMs, TimeUnit.MILLISECONDS);

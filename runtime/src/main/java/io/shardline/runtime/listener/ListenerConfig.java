@@ -6,6 +6,7 @@ import io.shardline.api.config.ConfigValues;
 import io.shardline.api.config.Importance;
 import io.shardline.api.config.Validator;
 import io.shardline.coordinator.assignor.AssignorRegistry;
+import io.shardline.coordinator.group.RebalanceProtocol;
 import io.shardline.runtime.shard.AckMode;
 import io.shardline.runtime.shard.ConsumerSettings;
 import io.shardline.runtime.shard.HotPath;
@@ -41,6 +42,9 @@ public final class ListenerConfig {
     public static final String RELEASE_INFLIGHT_CONFIG = "release.inflight";
     public static final String WAKEUP_BLOCK_CONFIG = "wakeup.block.ms";
     public static final String ACK_LINGER_CONFIG = "ack.linger.ms";
+    // Group protocol (issue 21): what the coordinator can do, reachable per listener.
+    public static final String REBALANCE_PROTOCOL_CONFIG = "rebalance.protocol";
+    public static final String STATIC_MEMBERSHIP_CONFIG = "static.membership";
 
     /** The definition every listener file is validated against. */
     public static final ConfigDef DEFINITION = define();
@@ -68,10 +72,11 @@ public final class ListenerConfig {
                 .define(MAX_CONCURRENCY_CONFIG, ConfigType.INT, 4, Validator.between(1, 1024), Importance.HIGH,
                         "Local workers of one member: how many handler calls (batches of different shards) it runs at the same time. Reads "
                                 + "and acknowledgements do not wait for a worker; each shard has at most one batch in flight.", "Group")
-                .define(ASSIGNOR_CONFIG, ConfigType.STRING, "range", Validator.custom(
-                                "a built-in assignor name " + AssignorRegistry.builtInNames() + " or a class name",
-                                ListenerConfig::checkAssignor),
-                        Importance.MEDIUM, "How the group's shards are spread over its members.", "Group")
+                .define(ASSIGNOR_CONFIG, ConfigType.STRING, "range", Validator.nonEmpty(),
+                        Importance.MEDIUM, "How the group's shards are spread over its members: a built-in assignor "
+                                + AssignorRegistry.builtInNames() + ", or the name() or class name of an assignor plugin "
+                                + "on plugin.path (see docs/assignors.md). Every worker running the listener must have it; "
+                                + "one that does not refuses the listener with a message naming it.", "Group")
                 .define(START_FROM_CONFIG, ConfigType.STRING, "latest", Validator.oneOf("earliest", "latest"), Importance.MEDIUM,
                         "Where a new group starts on a shard: earliest (every entry) or latest (entries added from now).", "Group")
                 .define(BATCH_SIZE_CONFIG, ConfigType.INT, 100, Validator.between(1, 5_000), Importance.MEDIUM,
@@ -85,8 +90,10 @@ public final class ListenerConfig {
                         "The first retry delay; doubled per attempt.", "Retries")
                 .define(RETRY_BACKOFF_MAX_CONFIG, ConfigType.LONG, 10_000L, Validator.between(0, 3_600_000), Importance.LOW,
                         "The longest retry delay.", "Retries")
-                .define(DEAD_LETTER_STREAM_CONFIG, ConfigType.STRING, null, Validator.any(), Importance.MEDIUM,
-                        "The stream failed records are written to, with their error. Default: <listener>.dlq.", "Retries")
+                .define(DEAD_LETTER_STREAM_CONFIG, ConfigType.STRING, null, deadLetterKey(), Importance.MEDIUM,
+                        "The stream failed records are written to, with their error. Default: <listener>.dlq. "
+                                + "Must not be one of Shardline's own keys: a shard ({stream:i}, of any listener) or "
+                                + "its keys, or the cluster metadata ({shardline:...}).", "Retries")
                 .define(HANDLER_TIMEOUT_CONFIG, ConfigType.LONG, 30_000L, Validator.between(1, 86_400_000), Importance.MEDIUM,
                         "A handler call running longer counts as failed (its thread is interrupted).", "Retries")
                 .define(ACK_LINGER_CONFIG, ConfigType.LONG, ConsumerSettings.DEFAULT_ACK_LINGER_MS, Validator.between(0, 10_000),
@@ -100,9 +107,27 @@ public final class ListenerConfig {
                 .define(WAKEUP_BLOCK_CONFIG, ConfigType.LONG, 1_000L, Validator.between(10, 60_000), Importance.LOW,
                         "BLOCK time of the member's wake-up XREAD on idle shards.", "Processing")
                 .definePrefix(HANDLER_PREFIX, "The handler's own settings, checked against the handler's definition.");
+        defineGroupProtocolKeys(def);
         def.require(RETRY_BACKOFF_MAX_CONFIG, "must be >= retry.backoff.ms",
                 v -> v.getLong(RETRY_BACKOFF_MAX_CONFIG) >= v.getLong(RETRY_BACKOFF_CONFIG));
         return def;
+    }
+
+    private static void defineGroupProtocolKeys(ConfigDef def) {
+        def.define(REBALANCE_PROTOCOL_CONFIG, ConfigType.STRING, "cooperative", Validator.oneOf("cooperative", "eager"),
+                        Importance.MEDIUM, "How the group moves shards when its target changes. cooperative: only the "
+                                + "shards that move are revoked (each drained by its old owner before its new owner starts "
+                                + "it); every other shard keeps being processed. eager: every member revokes every shard "
+                                + "and no shard is given out until all are revoked (Kafka's classic protocol): every "
+                                + "membership change stops the whole group for the slowest drain, and records of every "
+                                + "shard wait meanwhile. A group's protocol is the one of the listener that created it.",
+                        "Group")
+                .define(STATIC_MEMBERSHIP_CONFIG, ConfigType.BOOLEAN, false, Validator.any(), Importance.MEDIUM,
+                        "Static membership (Kafka's KIP-345), with the member id as instance id: a member that stops "
+                                + "gracefully keeps its target reserved for session.timeout.ms, so a worker restarted "
+                                + "within that time gets the same shards back with no rebalance (a rolling restart moves "
+                                + "nothing). Its shards are not processed while it is away; one that stays away longer "
+                                + "is expired as without it.", "Group");
     }
 
     private static Optional<String> checkStreams(Object value) {
@@ -123,15 +148,6 @@ public final class ListenerConfig {
             }
         }
         return Optional.empty();
-    }
-
-    private static Optional<String> checkAssignor(Object value) {
-        String name = value.toString();
-        if (AssignorRegistry.builtInNames().contains(name) || name.contains(".")) {
-            return Optional.empty();
-        }
-        return Optional.of("unknown assignor; built-in ones are " + AssignorRegistry.builtInNames()
-                + ", custom ones are named by class");
     }
 
     /** The listener name (its file name without {@code .properties}). */
@@ -170,9 +186,42 @@ public final class ListenerConfig {
         return values.getString(ASSIGNOR_CONFIG);
     }
 
+    /** The group's rebalance protocol. */
+    public RebalanceProtocol rebalanceProtocol() {
+        return RebalanceProtocol.parse(values.getString(REBALANCE_PROTOCOL_CONFIG));
+    }
+
+    /** Whether members use their member id as static instance id (KIP-345). */
+    public boolean staticMembership() {
+        return values.getBoolean(STATIC_MEMBERSHIP_CONFIG);
+    }
+
     /** {@code 0} for earliest, {@code $} for latest: the start id of a new group. */
     public String startId() {
         return "earliest".equals(values.getString(START_FROM_CONFIG)) ? "0" : "$";
+    }
+
+    /**
+     * Refuses a dead-letter key that is one of Shardline's own: a shard key {@code {stream:i}} or a key derived
+     * from it (owner hashes), or anything under the metadata prefix {@code {shardline:...}}. Writing dead letters
+     * there would break that shard or the cluster (WRONGTYPE, or entries in another listener's shard).
+     */
+    private static Validator deadLetterKey() {
+        java.util.regex.Pattern shard = java.util.regex.Pattern.compile("\\{[^{}]+:\\d+}.*");
+        return Validator.custom("a stream key that is not one of Shardline's own", value -> {
+            String key = String.valueOf(value);
+            if (key.isBlank()) {
+                return java.util.Optional.of("must not be blank (leave it unset for <listener>.dlq)");
+            }
+            if (key.startsWith("{shardline:")) {
+                return java.util.Optional.of("is under Shardline's metadata prefix {shardline:...}; choose another key");
+            }
+            if (shard.matcher(key).matches()) {
+                return java.util.Optional.of("is a shard key (or one derived from it) of stream " + key.substring(1,
+                        key.lastIndexOf(':', key.indexOf('}'))) + "; choose another key, e.g. <listener>.dlq");
+            }
+            return java.util.Optional.empty();
+        });
     }
 
     /** The dead-letter stream key. */

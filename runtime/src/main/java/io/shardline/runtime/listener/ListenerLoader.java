@@ -7,6 +7,7 @@ import io.shardline.api.config.ConfigValues;
 import io.shardline.api.config.Placeholders;
 import io.shardline.api.config.RawConfig;
 import io.shardline.api.handler.Handler;
+import io.shardline.runtime.plugin.AssignorPlugins;
 import io.shardline.runtime.plugin.LoaderSwap;
 import io.shardline.runtime.plugin.PluginDesc;
 import io.shardline.runtime.plugin.PluginException;
@@ -22,8 +23,8 @@ import java.util.stream.Stream;
 
 /**
  * Reads and validates listener files ({@code <dir>/*.properties}, one listener each, named after the
- * file): the listener keys against {@link ListenerConfig#DEFINITION}, the handler name against the
- * loaded plugins, and the {@code handler.config.*} keys against the handler's own definition. Every
+ * file): the listener keys against {@link ListenerConfig#DEFINITION}, the handler and assignor names against
+ * the loaded plugins, and the {@code handler.config.*} keys against the handler's own definition. Every
  * problem of every file is reported at once, with file, line, key and value, in the same form as worker
  * configuration errors; a listener with errors is not started, the others are. Stateless.
  */
@@ -104,6 +105,7 @@ public final class ListenerLoader {
                                                      Placeholders placeholders, List<ConfigError> errors) {
         int before = errors.size();
         errors.addAll(ListenerConfig.DEFINITION.validate(raw, placeholders));
+        checkAssignor(raw, plugins, errors);
         Optional<PluginDesc> handler = findHandler(raw, plugins, errors);
         if (handler.isEmpty() || errors.size() > before) {
             handler.ifPresent(h -> validateHandlerConfig(h, raw, placeholders, errors));
@@ -115,6 +117,17 @@ public final class ListenerLoader {
         }
         ConfigValues values = ListenerConfig.DEFINITION.parse(raw, placeholders);
         return Optional.of(new ListenerDefinition(new ListenerConfig(name, values), handler.get(), handlerConfig, file));
+    }
+
+    /** The listener's assignor must be a built-in or an assignor plugin this worker discovered. */
+    private static void checkAssignor(RawConfig raw, Plugins plugins, List<ConfigError> errors) {
+        Optional<RawConfig.RawValue> value = raw.get(ListenerConfig.ASSIGNOR_CONFIG);
+        if (value.isEmpty() || value.get().text().isBlank()) {
+            return; // the default, or reported by the definition
+        }
+        String nameOrClass = value.get().text().trim();
+        new AssignorPlugins(plugins).problem(nameOrClass).ifPresent(reason -> errors.add(new ConfigError(
+                ListenerConfig.ASSIGNOR_CONFIG, nameOrClass, value.get().file(), value.get().line(), reason)));
     }
 
     private static Optional<PluginDesc> findHandler(RawConfig raw, Plugins plugins, List<ConfigError> errors) {

@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.net.PemTrustOptions;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.ProtocolVersion;
@@ -81,17 +82,43 @@ public final class RedisClient {
 
     private Future<RedisServerInfo> firstServerInfo(int attempt, Backoff backoff) {
         return refreshServerInfo().recover(e -> {
+            String where = io.shardline.api.config.Password.maskUserInfo(
+                    config.cluster() ? config.clusterUrls().toString() : config.url());
+            String reason = RedisErrors.describe(e);
+            if (RedisErrors.isRefusal(e)) {
+                // Redis answered: retrying cannot help (a wrong password or a missing permission).
+                return Future.failedFuture(new RedisDisconnectedException("Redis at " + where + " refused INFO server "
+                        + "for user '" + (config.user() == null ? "default" : config.user()) + "' (redis.user): "
+                        + reason + RedisErrors.hint(e)));
+            }
             if (attempt + 1 >= STARTUP_ATTEMPTS) {
-                return Future.failedFuture(new RedisDisconnectedException("cannot reach Redis at "
-                        + (config.cluster() ? config.clusterUrls() : config.url()) + " after " + STARTUP_ATTEMPTS
-                        + " attempts: " + e.getMessage()));
+                // The Vert.x client may not pass on why a TLS handshake failed (a command times out instead): ask a
+                // plain TLS connection with the same settings.
+                Future<String> why = config.tlsEnabled() && e instanceof RedisTimeoutException
+                        ? tlsHandshakeProblem().map(p -> p.isEmpty() ? reason : reason + "; " + p)
+                        : Future.succeededFuture(reason);
+                return why.compose(r -> Future.failedFuture(new RedisDisconnectedException("cannot reach Redis at "
+                        + where + " after " + STARTUP_ATTEMPTS + " attempts: " + r)));
             }
             long delay = backoff.delayMs(attempt);
-            LOG.info("Redis not answering yet ({}); retrying in {} ms", e.getMessage(), delay);
+            LOG.info("Redis not answering yet ({}); retrying in {} ms", reason, delay);
             Promise<Void> wait = Promise.promise();
             vertx.setTimer(delay, id -> wait.complete());
             return wait.future().compose(v -> firstServerInfo(attempt + 1, backoff));
         });
+    }
+
+    /** Why a TLS connection to the (first) server fails, in words, or "" when the handshake succeeds. */
+    private Future<String> tlsHandshakeProblem() {
+        java.net.URI uri = java.net.URI.create(config.cluster() ? config.clusterUrls().get(0) : config.url());
+        int port = uri.getPort() > 0 ? uri.getPort() : 6379;
+        NetClientOptions net = options(config, 1, 1).getNetClientOptions();
+        io.vertx.core.net.NetClient client = vertx.createNetClient(net);
+        return client.connect(port, uri.getHost())
+                .compose(socket -> socket.close().map(""))
+                .recover(e -> Future.succeededFuture("TLS handshake with " + uri.getHost() + ":" + port + " failed: "
+                        + RedisErrors.describe(e)))
+                .eventually(client::close);
     }
 
     /** Sends one command on a pooled connection; fails with {@link RedisTimeoutException} after the command timeout. */
@@ -217,9 +244,9 @@ public final class RedisClient {
                 .setPreferredProtocolVersion(config.protocol() == RedisConfig.RespProtocol.RESP2
                         ? ProtocolVersion.RESP2 : ProtocolVersion.RESP3);
         if (config.cluster()) {
-            options.setType(RedisClientType.CLUSTER).setEndpoints(config.clusterUrls());
+            options.setType(RedisClientType.CLUSTER).setEndpoints(config.connectClusterUrls());
         } else {
-            options.setType(RedisClientType.STANDALONE).setConnectionString(config.url());
+            options.setType(RedisClientType.STANDALONE).setConnectionString(config.connectUrl());
         }
         if (config.user() != null) {
             options.setUser(config.user());
@@ -235,6 +262,10 @@ public final class RedisClient {
             net.setSsl(true).setHostnameVerificationAlgorithm(config.tlsVerifyHostname() ? "HTTPS" : "");
             if (config.tlsCaPath() != null) {
                 net.setTrustOptions(new PemTrustOptions().addCertPath(config.tlsCaPath()));
+            }
+            if (config.tlsKeyPath() != null) {
+                net.setKeyCertOptions(new PemKeyCertOptions().addKeyPath(config.tlsKeyPath())
+                        .addCertPath(config.tlsCertPath()));
             }
         }
         return options.setNetClientOptions(net);

@@ -23,6 +23,8 @@ import java.util.Optional;
  * @param password password, or null
  * @param tls whether to use TLS (also implied by a {@code rediss://} URL)
  * @param tlsCaPath PEM file with the CA certificates to trust, or null for the JVM default trust store
+ * @param tlsKeyPath PEM file with the client's private key (TLS client authentication), or null
+ * @param tlsCertPath PEM file with the client's certificate chain (TLS client authentication), or null
  * @param tlsVerifyHostname whether the server certificate must match the host name
  * @param protocol the RESP version to speak
  * @param commandTimeoutMs how long one command may take before its future fails
@@ -38,6 +40,8 @@ public record RedisConfig(
         Password password,
         boolean tls,
         String tlsCaPath,
+        String tlsKeyPath,
+        String tlsCertPath,
         boolean tlsVerifyHostname,
         RespProtocol protocol,
         long commandTimeoutMs,
@@ -60,6 +64,8 @@ public record RedisConfig(
     public static final String PASSWORD_CONFIG = "redis.password";
     public static final String TLS_ENABLED_CONFIG = "redis.tls.enabled";
     public static final String TLS_CA_PATH_CONFIG = "redis.tls.ca.path";
+    public static final String TLS_KEY_PATH_CONFIG = "redis.tls.key.path";
+    public static final String TLS_CERT_PATH_CONFIG = "redis.tls.cert.path";
     public static final String TLS_VERIFY_HOSTNAME_CONFIG = "redis.tls.verify.hostname";
     public static final String PROTOCOL_CONFIG = "redis.protocol";
     public static final String COMMAND_TIMEOUT_CONFIG = "redis.command.timeout.ms";
@@ -75,6 +81,9 @@ public record RedisConfig(
         Objects.requireNonNull(url, "url");
         clusterUrls = List.copyOf(clusterUrls);
         Objects.requireNonNull(protocol, "protocol");
+        if ((tlsKeyPath == null) != (tlsCertPath == null)) {
+            throw new IllegalArgumentException("a TLS client key needs its certificate and the other way round");
+        }
         if (commandTimeoutMs <= 0 || poolSize <= 0 || reconnectInitialMs <= 0 || reconnectMaxMs < reconnectInitialMs) {
             throw new IllegalArgumentException("invalid Redis settings: timeout, pool size and backoff must be positive");
         }
@@ -82,7 +91,7 @@ public record RedisConfig(
 
     /** Settings for a standalone server at {@code url} with the defaults of every other key (tests). */
     public static RedisConfig standalone(String url) {
-        return new RedisConfig(url, List.of(), null, null, false, null, true, RespProtocol.RESP2,
+        return new RedisConfig(url, List.of(), null, null, false, null, null, null, true, RespProtocol.RESP2,
                 2_000, 8, 256, 100, 5_000);
     }
 
@@ -91,7 +100,7 @@ public record RedisConfig(
         if (seeds.isEmpty()) {
             throw new IllegalArgumentException("a Redis Cluster needs at least one seed URL");
         }
-        return new RedisConfig(seeds.get(0), seeds, null, null, false, null, true, RespProtocol.RESP2,
+        return new RedisConfig(seeds.get(0), seeds, null, null, false, null, null, null, true, RespProtocol.RESP2,
                 2_000, 8, 256, 100, 5_000);
     }
 
@@ -109,9 +118,15 @@ public record RedisConfig(
                 .define(PASSWORD_CONFIG, ConfigType.PASSWORD, null, Validator.nonEmpty(), Importance.HIGH,
                         "Password (AUTH). Use ${env:NAME} or ${file:path:key} rather than writing it here.", GROUP)
                 .define(TLS_ENABLED_CONFIG, ConfigType.BOOLEAN, false, Validator.any(), Importance.MEDIUM,
-                        "Use TLS. A rediss:// URL turns it on too.", GROUP)
-                .define(TLS_CA_PATH_CONFIG, ConfigType.STRING, null, Validator.nonEmpty(), Importance.MEDIUM,
+                        "Use TLS, also with a redis:// URL (the worker then connects as to rediss://). A rediss:// "
+                                + "URL turns it on too.", GROUP)
+                .define(TLS_CA_PATH_CONFIG, ConfigType.STRING, null, readableFile(), Importance.MEDIUM,
                         "PEM file with the CA certificate(s) to trust. Unset: the JVM's default trust store.", GROUP)
+                .define(TLS_KEY_PATH_CONFIG, ConfigType.STRING, null, readableFile(), Importance.MEDIUM,
+                        "PEM file with the worker's private key (PKCS#8 or PKCS#1), for a server that authenticates "
+                                + "clients (tls-auth-clients yes, Redis's default). Requires redis.tls.cert.path.", GROUP)
+                .define(TLS_CERT_PATH_CONFIG, ConfigType.STRING, null, readableFile(), Importance.MEDIUM,
+                        "PEM file with the worker's client certificate (chain) for redis.tls.key.path.", GROUP)
                 .define(TLS_VERIFY_HOSTNAME_CONFIG, ConfigType.BOOLEAN, true, Validator.any(), Importance.LOW,
                         "Check that the server certificate matches the host name. Turn off only for tests.", GROUP)
                 .define(PROTOCOL_CONFIG, ConfigType.STRING, "resp2", Validator.oneOf("resp2", "resp3"),
@@ -132,6 +147,10 @@ public record RedisConfig(
                         Importance.LOW, "Largest delay between reconnect attempts of a dedicated connection.", GROUP)
                 .require(RECONNECT_MAX_CONFIG, "must be at least " + RECONNECT_INITIAL_CONFIG,
                         v -> v.getLong(RECONNECT_MAX_CONFIG) >= v.getLong(RECONNECT_INITIAL_CONFIG))
+                .require(TLS_KEY_PATH_CONFIG, "redis.tls.key.path and redis.tls.cert.path go together: set both or "
+                                + "neither", v -> v.isSet(TLS_KEY_PATH_CONFIG) == v.isSet(TLS_CERT_PATH_CONFIG))
+                .require(TLS_CA_PATH_CONFIG, "TLS settings need TLS: set redis.tls.enabled=true or use a rediss:// URL",
+                        v -> !(v.isSet(TLS_CA_PATH_CONFIG) || v.isSet(TLS_KEY_PATH_CONFIG)) || tlsOn(v))
                 .require(CLUSTER_URLS_CONFIG, "set either redis.url or redis.cluster.urls, not both",
                         v -> !v.isSet(URL_CONFIG) || v.getList(CLUSTER_URLS_CONFIG).isEmpty());
     }
@@ -145,6 +164,8 @@ public record RedisConfig(
                 v.getPassword(PASSWORD_CONFIG),
                 v.getBoolean(TLS_ENABLED_CONFIG),
                 v.getString(TLS_CA_PATH_CONFIG),
+                v.getString(TLS_KEY_PATH_CONFIG),
+                v.getString(TLS_CERT_PATH_CONFIG),
                 v.getBoolean(TLS_VERIFY_HOSTNAME_CONFIG),
                 RespProtocol.valueOf(v.getString(PROTOCOL_CONFIG).toUpperCase(java.util.Locale.ROOT)),
                 v.getLong(COMMAND_TIMEOUT_CONFIG),
@@ -166,13 +187,45 @@ public record RedisConfig(
 
     /** A copy with another command timeout. */
     public RedisConfig withCommandTimeoutMs(long timeoutMs) {
-        return new RedisConfig(url, clusterUrls, user, password, tls, tlsCaPath, tlsVerifyHostname, protocol,
-                timeoutMs, poolSize, poolWaiting, reconnectInitialMs, reconnectMaxMs);
+        return new RedisConfig(url, clusterUrls, user, password, tls, tlsCaPath, tlsKeyPath, tlsCertPath, tlsVerifyHostname,
+                protocol, timeoutMs, poolSize, poolWaiting, reconnectInitialMs, reconnectMaxMs);
+    }
+
+    /** The URL the client connects to: {@code url} as {@code rediss://} when TLS is on by the flag. */
+    public String connectUrl() {
+        return asTls(url);
+    }
+
+    /** The cluster seed URLs the client connects to, as {@code rediss://} when TLS is on by the flag. */
+    public List<String> connectClusterUrls() {
+        return clusterUrls.stream().map(this::asTls).toList();
+    }
+
+    private String asTls(String u) {
+        return tls && u.startsWith("redis://") ? "rediss://" + u.substring("redis://".length()) : u;
+    }
+
+    private static boolean tlsOn(ConfigValues v) {
+        return v.getBoolean(TLS_ENABLED_CONFIG) || v.getString(URL_CONFIG).startsWith("rediss://")
+                || v.getList(CLUSTER_URLS_CONFIG).stream().anyMatch(u -> u.startsWith("rediss://"));
+    }
+
+    /** A path to a regular file this user can read (also the cluster TLS files of the worker configuration). */
+    public static Validator readableFile() {
+        return Validator.custom("readable file", value -> {
+            java.nio.file.Path path = java.nio.file.Path.of(String.valueOf(value));
+            if (!java.nio.file.Files.isRegularFile(path)) {
+                return Optional.of("is not a file (" + path.toAbsolutePath() + ")");
+            }
+            return java.nio.file.Files.isReadable(path) ? Optional.empty()
+                    : Optional.of("cannot be read by this user (" + path.toAbsolutePath() + ")");
+        });
     }
 
     @Override
     public String toString() {
-        return "RedisConfig[url=" + url + ", clusterUrls=" + clusterUrls + ", user=" + user
+        return "RedisConfig[url=" + Password.maskUserInfo(url) + ", clusterUrls="
+                + Password.maskUserInfo(String.valueOf(clusterUrls)) + ", user=" + user
                 + ", password=" + (password == null ? "none" : Password.HIDDEN) + ", tls=" + tlsEnabled()
                 + ", protocol=" + protocol + ", commandTimeoutMs=" + commandTimeoutMs + "]";
     }

@@ -48,7 +48,8 @@ public final class ControlPlaneHost {
                                                  MetricRegistry registry, LocalListeners local,
                                                  ClusterView cluster, BooleanSupplier leader) {
         RestSettings settings = RestSettings.of(config);
-        DefaultControlPlane plane = new DefaultControlPlane(vertx, cluster, redis, plugins, ListenerConfig.DEFINITION);
+        DefaultControlPlane plane = new DefaultControlPlane(vertx, cluster, redis, plugins, ListenerConfig.DEFINITION,
+                RestConfigPolicy.of(config));
         RestServerVerticle rest = new RestServerVerticle(settings, plane, registry);
         ListenerHistory history = new ListenerHistory();
         return ControlEndpoint.start(vertx, cluster.clusterName(), cluster.workerId(), local, history)

@@ -3,10 +3,12 @@ package io.shardline.runtime.rest;
 import io.shardline.api.config.ConfigDef;
 import io.shardline.api.handler.ShardId;
 import io.shardline.runtime.cli.Version;
+import io.shardline.runtime.plugin.AssignorPlugins;
 import io.shardline.runtime.metrics.ListenerHistory;
 import io.shardline.runtime.plugin.PluginDesc;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.redis.RedisErrors;
 import io.shardline.runtime.rest.entity.AuditEntry;
 import io.shardline.runtime.rest.entity.ConfigErrorInfo;
 import io.shardline.runtime.rest.entity.ConfigKeyInfo;
@@ -76,10 +78,16 @@ public final class DefaultControlPlane implements ControlPlane {
      */
     public DefaultControlPlane(Vertx vertx, ClusterView cluster, RedisClient redis, Plugins plugins,
                                ConfigDef listenerDefinition) {
+        this(vertx, cluster, redis, plugins, listenerDefinition, RestConfigPolicy.NONE);
+    }
+
+    /** A control plane accepting the placeholders {@code policy} allows in configurations it stores. */
+    public DefaultControlPlane(Vertx vertx, ClusterView cluster, RedisClient redis, Plugins plugins,
+                               ConfigDef listenerDefinition, RestConfigPolicy policy) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.redis = Objects.requireNonNull(redis, "redis");
-        this.validator = new ListenerConfigValidator(plugins, listenerDefinition);
+        this.validator = new ListenerConfigValidator(plugins, listenerDefinition, policy);
         ControlKeys keys = new ControlKeys(cluster.clusterName());
         this.configs = new ListenerConfigStore(redis, keys);
         this.states = new ListenerStateStore(redis, keys);
@@ -117,7 +125,12 @@ public final class DefaultControlPlane implements ControlPlane {
             for (PluginDesc desc : plugins.handlers()) {
                 List<ConfigKeyInfo> keys = validator.handlerDefinition(desc).keys().stream()
                         .map(ConfigKeyInfo::of).toList();
-                out.add(new PluginInfo(desc.className(), desc.alias(), "handler", desc.version(), desc.location(), keys));
+                out.add(new PluginInfo(desc.className(), desc.alias(), PluginInfo.HANDLER, desc.version(), desc.location(),
+                        keys));
+            }
+            for (PluginDesc desc : new AssignorPlugins(plugins).plugins()) {
+                out.add(new PluginInfo(desc.className(), desc.alias(), PluginInfo.ASSIGNOR, desc.version(),
+                        desc.location(), List.of()));
             }
             out.sort(Comparator.comparing(PluginInfo::className));
             return out;
@@ -255,9 +268,10 @@ public final class DefaultControlPlane implements ControlPlane {
 
     @Override
     public Future<HealthStatus> health() {
+        // A PING the ACL denies still proves Redis answers (the worker itself does not need PING to run).
         return redis.send(Request.cmd(Command.PING))
                 .map(pong -> true)
-                .otherwise(false)
+                .otherwise(RedisErrors::isNoPerm)
                 .map(redisUp -> HealthStatus.of(cluster.joined(), cluster.leaderId().isPresent(), redisUp));
     }
 

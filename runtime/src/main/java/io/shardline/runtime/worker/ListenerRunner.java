@@ -3,15 +3,16 @@ package io.shardline.runtime.worker;
 import com.codahale.metrics.MetricRegistry;
 import io.shardline.api.handler.ShardId;
 import io.shardline.coordinator.group.GroupConfig;
-import io.shardline.coordinator.group.RebalanceProtocol;
 import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.listener.Listener;
 import io.shardline.runtime.listener.ListenerDefinition;
 import io.shardline.runtime.listener.StreamSpec;
 import io.shardline.runtime.member.FencedShardRelay;
+import io.shardline.runtime.member.MemberIdentity;
 import io.shardline.runtime.member.MemberShardsPort;
 import io.shardline.runtime.member.MemberVerticle;
 import io.shardline.runtime.metrics.MemberMetrics;
+import io.shardline.runtime.redis.ShardZones;
 import io.shardline.runtime.shard.MemberLease;
 import io.shardline.runtime.shard.MemberShards;
 import io.shardline.runtime.shard.ShardRedis;
@@ -22,6 +23,7 @@ import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
@@ -57,6 +59,7 @@ public final class ListenerRunner {
     private final MetricRegistry registry;
     private final Supplier<LeaderView> view;
     private final LongSupplier clockMs;
+    private final ShardZones zones;
     /** Shards a member's poller stopped as fenced go to that member's heartbeat loop (which rejoins). */
     private final FencedShardRelay fences = new FencedShardRelay();
 
@@ -65,9 +68,11 @@ public final class ListenerRunner {
      *
      * @param config cluster name, worker id, heartbeat interval and session timeout
      * @param clockMs monotonic milliseconds for the heartbeat loops
+     * @param zones the zones of the shards' Redis nodes ({@code redis.zones}), told to the coordinator
      */
     public ListenerRunner(Vertx vertx, ShardRedis redis, WorkerConfig config, MetricRegistry registry,
-                          Supplier<LeaderView> view, LongSupplier clockMs) {
+                          Supplier<LeaderView> view, LongSupplier clockMs, ShardZones zones) {
+        this.zones = Objects.requireNonNull(zones, "zones");
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.context = vertx.getOrCreateContext();
         this.redis = Objects.requireNonNull(redis, "redis");
@@ -110,15 +115,22 @@ public final class ListenerRunner {
 
     private Future<Started> deployMembers(ListenerDefinition definition, Listener listener,
                                           Predicate<ShardId> shardPaused) {
-        GroupConfig group = groupConfig(definition);
+        GroupConfig plain = groupConfig(definition);
+        return zones.racks(plain.streams()).map(plain::withRacks)
+                .compose(group -> deployMembers(definition, listener, shardPaused, group));
+    }
+
+    private Future<Started> deployMembers(ListenerDefinition definition, Listener listener,
+                                          Predicate<ShardId> shardPaused, GroupConfig group) {
         List<MemberVerticle> members = new ArrayList<>();
         List<MemberMetrics> metrics = new ArrayList<>();
         List<Future<String>> deployed = new ArrayList<>();
         for (MemberShards shards : listener.members()) {
             MemberMetrics memberMetrics = new MemberMetrics(registry, shards.memberId());
             metrics.add(memberMetrics);
-            MemberVerticle member = new MemberVerticle(config.clusterName(), shards.memberId(), group,
-                    pausingPort(shards, shardPaused), view, clockMs, config.heartbeatIntervalMs(), 50)
+            MemberVerticle member = new MemberVerticle(config.clusterName(), shards.memberId(),
+                    identity(definition, shards.memberId(), config.rack()), group, pausingPort(shards, shardPaused), view, clockMs,
+                    config.heartbeatIntervalMs(), 50)
                     .metrics(memberMetrics);
             members.add(member);
             fences.register(shards.memberId(), member::shardFenced);
@@ -170,6 +182,15 @@ public final class ListenerRunner {
         };
     }
 
+    /**
+     * What a member tells the coordinator about itself besides its id: static instance id (the member id) and the
+     * worker's zone.
+     */
+    static MemberIdentity identity(ListenerDefinition definition, String memberId, Optional<String> rack) {
+        return new MemberIdentity(definition.config().staticMembership() ? Optional.of(memberId) : Optional.empty(),
+                rack);
+    }
+
     /** The group configuration a listener's members send to the coordinator. */
     static GroupConfig groupConfig(ListenerDefinition definition, WorkerConfig config) {
         TreeMap<String, Integer> streams = new TreeMap<>();
@@ -177,7 +198,7 @@ public final class ListenerRunner {
             streams.put(s.name(), s.shardCount());
         }
         return new GroupConfig(definition.config().group(), streams, definition.config().assignor(),
-                RebalanceProtocol.COOPERATIVE, config.sessionTimeoutMs(), config.heartbeatIntervalMs(),
+                definition.config().rebalanceProtocol(), config.sessionTimeoutMs(), config.heartbeatIntervalMs(),
                 config.rebalanceTimeoutMs());
     }
 

@@ -1,26 +1,28 @@
 package io.shardline.runtime.worker;
 
 import com.codahale.metrics.MetricRegistry;
-import io.shardline.api.assignor.Assignor;
 import io.shardline.api.config.Placeholders;
-import io.shardline.coordinator.assignor.AssignorRegistry;
 import io.shardline.runtime.cluster.ClusterSettings;
 import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.cluster.WorkerCluster;
 import io.shardline.runtime.coordinator.CoordinatorHostSettings;
 import io.shardline.runtime.coordinator.CoordinatorVerticle;
+import io.shardline.runtime.coordinator.LeaderAssignors;
 import io.shardline.runtime.listener.Listener;
 import io.shardline.runtime.listener.ListenerDefinition;
 import io.shardline.runtime.listener.ListenerLoader;
 import io.shardline.runtime.member.MemberVerticle;
 import io.shardline.runtime.metrics.DropwizardCoordinatorMetrics;
+import io.shardline.runtime.plugin.AssignorPlugins;
 import io.shardline.runtime.plugin.PluginError;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.redis.ShardZones;
 import io.shardline.runtime.rest.ControlKeys;
 import io.shardline.runtime.rest.ControlPlaneHost;
 import io.shardline.runtime.rest.ListenerConfigStore;
 import io.shardline.runtime.rest.ListenerStateStore;
+import io.shardline.runtime.rest.RestConfigPolicy;
 import io.shardline.runtime.rest.WorkerClusterView;
 import io.shardline.runtime.shard.RuntimeShardRedis;
 import io.shardline.runtime.shard.ShardCommands;
@@ -35,7 +37,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,9 +67,11 @@ public final class Worker {
     private final ListenerSupervisor supervisor;
     private final ControlPlaneHost controlPlane;
     private final CoordinatorVerticle coordinator;
+    private final LeaderAssignors assignors;
 
     private Worker(WorkerConfig config, WorkerCluster cluster, RedisClient redis, Plugins plugins,
-                   ListenerSupervisor supervisor, ControlPlaneHost controlPlane, CoordinatorVerticle coordinator) {
+                   ListenerSupervisor supervisor, ControlPlaneHost controlPlane, CoordinatorVerticle coordinator,
+                   LeaderAssignors assignors) {
         this.config = config;
         this.cluster = cluster;
         this.redis = redis;
@@ -76,6 +79,7 @@ public final class Worker {
         this.supervisor = supervisor;
         this.controlPlane = controlPlane;
         this.coordinator = coordinator;
+        this.assignors = assignors;
     }
 
     /**
@@ -98,6 +102,8 @@ public final class Worker {
                 placeholders).throwIfInvalid().listeners();
         phases.done("plugins and listener files");
 
+        LeaderAssignors assignors = new LeaderAssignors(new AssignorPlugins(plugins), config.workerId(),
+                config.assignorTimeoutMs(), clockMs);
         String rest = config.restBind() + ":" + config.restPort();
         WorkerCluster cluster = WorkerCluster.start(ClusterSettings.from(config, Map.of(REST_ATTRIBUTE, rest)),
                 START_TIMEOUT_MS);
@@ -106,12 +112,13 @@ public final class Worker {
             long seed = System.nanoTime();
             LOG.info("Reconnect jitter seed {}", seed);
             RedisClient redis = await(RedisClient.connect(cluster.vertx(), config.redis(), new SplittableRandom(seed)));
+            await(WorkerRedisAcl.check(redis, config, definitions), redis);
             phases.done("redis");
             RuntimeShardRedis shardRedis = new RuntimeShardRedis(redis);
             MetricRegistry registry = new MetricRegistry();
             CoordinatorVerticle coordinator = new CoordinatorVerticle(new CoordinatorHostSettings(config.clusterName(),
                     config.workerId(), redis, new RedisGroupLog(redis, new MetadataKeys(config.clusterName())),
-                    new RecordCodec(), new ShardCommands(shardRedis), assignors(),
+                    new RecordCodec(), new ShardCommands(shardRedis), assignors,
                     new DropwizardCoordinatorMetrics(registry),
                     clockMs, Math.max(50, config.heartbeatIntervalMs() / 2), config.heartbeatIntervalMs(),
                     config.sessionTimeoutMs()));
@@ -123,8 +130,10 @@ public final class Worker {
             // starts paused, a stopped one does not start), kept in step every heartbeat interval.
             ControlKeys keys = new ControlKeys(config.clusterName());
             ListenerSupervisor supervisor = new ListenerSupervisor(cluster.vertx(), config.workerId(),
-                    new ListenerRunner(cluster.vertx(), shardRedis, config, registry, cluster::view, clockMs), plugins,
-                    placeholders, definitions, new ListenerConfigStore(redis, keys), new ListenerStateStore(redis, keys));
+                    new ListenerRunner(cluster.vertx(), shardRedis, config, registry, cluster::view, clockMs,
+                            new ShardZones(redis, config.redisZones())), plugins,
+                    placeholders, RestConfigPolicy.of(config), definitions, new ListenerConfigStore(redis, keys),
+                    new ListenerStateStore(redis, keys));
             await(supervisor.start(config.heartbeatIntervalMs()));
             phases.done("listeners");
             ControlPlaneHost controlPlane = await(ControlPlaneHost.start(cluster.vertx(), config, redis, plugins,
@@ -132,9 +141,10 @@ public final class Worker {
                             cluster::view, definitions, PEER_TIMEOUT_MS), () -> cluster.view().isLeader()));
             phases.done("rest");
             LOG.info("Start phases (ms): {}", phases);
-            return new Worker(config, cluster, redis, plugins, supervisor, controlPlane, coordinator);
+            return new Worker(config, cluster, redis, plugins, supervisor, controlPlane, coordinator, assignors);
         } catch (RuntimeException e) {
             cluster.stop(10_000);
+            assignors.close();
             throw e;
         }
     }
@@ -143,8 +153,8 @@ public final class Worker {
     public String joinedLine(long startedMsAgo) {
         LeaderView view = cluster.view();
         return "Shardline worker " + config.workerId() + " joined cluster '" + config.clusterName() + "': "
-                + view.size() + " worker(s), leader " + view.leader().workerId() + ", REST http://"
-                + config.restBind() + ":" + config.restPort() + ", " + supervisor.members().size() + " member(s) ("
+                + view.size() + " worker(s), leader " + view.leader().workerId() + ", REST "
+                + (config.restTlsKey().isPresent() ? "https" : "http") + "://" + config.restBind() + ":" + config.restPort() + ", " + supervisor.members().size() + " member(s) ("
                 + startedMsAgo + " ms after JVM start)";
     }
 
@@ -175,20 +185,10 @@ public final class Worker {
                 "listeners closing");
         awaitQuietly(redis.close(), deadline, "closing Redis");
         cluster.stop(Math.max(1_000, remainingMs(deadline)));
+        assignors.close();
         plugins.close();
         LOG.info("Worker {} stopped{}", config.workerId(), clean ? "" : " (not everything finished in time)");
         return clean;
-    }
-
-    private static Function<String, Assignor> assignors() {
-        return name -> {
-            try {
-                return AssignorRegistry.find(name, Worker.class.getClassLoader());
-            } catch (IllegalArgumentException e) {
-                LOG.warn("Unknown assignor '{}': {}", name, e.getMessage());
-                return null;
-            }
-        };
     }
 
     private static <T> T await(Future<T> future) {
@@ -202,6 +202,16 @@ public final class Worker {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting", e);
+        }
+    }
+
+    /** Awaits {@code future}; on failure closes {@code redis} before throwing. */
+    private static <T> T await(Future<T> future, RedisClient redis) {
+        try {
+            return await(future);
+        } catch (RuntimeException e) {
+            awaitQuietly(redis.close(), System.nanoTime() + TimeUnit.SECONDS.toNanos(5), "closing Redis");
+            throw e;
         }
     }
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@code bin/assign} in-process: the JSON contract of spec/assignment-problem.md, exit codes and error lines. */
+/** {@code bin/assign} in-process: the JSON contract of docs/assignment-problem.md, exit codes and error lines. */
 class AssignTest {
 
     /** The input example of the spec, without racks. */
@@ -180,6 +180,31 @@ class AssignTest {
         assertThat(r.code).isEqualTo(2);
         assertThat(r.stderr).startsWith("--assignor: unknown assignor 'rnage': the built-in assignors are range, round-robin")
                 .hasLineCount(1);
+    }
+
+    @Test
+    void aPluginAssignorRunsFromThePluginPathByNameOrClass() throws IOException {
+        Path plugins = Files.createDirectories(dir.resolve("plugins"));
+        io.shardline.runtime.plugin.TestPlugins.jar("lowest-member-assignor", plugins);
+        for (String name : new String[] {"lowest-member", "fixture.assignor.LowestMemberAssignor"}) {
+            Result r = run(SPEC_EXAMPLE, "--assignor", name, "--plugin-path", plugins.toString());
+            assertThat(r.code).as(r.stderr).isZero();
+            assertThat(r.stdout).contains("\"worker-a-m0\": {\"orders\": [0, 1, 2, 3, 4, 5], \"payments\": [0, 1, 2]}")
+                    .contains("\"worker-b-m0\": {}");
+        }
+        Result without = run(SPEC_EXAMPLE, "--assignor", "lowest-member");
+        assertThat(without.code).isEqualTo(2);
+        assertThat(without.stderr).startsWith("--assignor: unknown assignor 'lowest-member'").hasLineCount(1);
+        Result missingDir = run(SPEC_EXAMPLE, "--assignor", "range", "--plugin-path", dir.resolve("nope").toString());
+        assertThat(missingDir.code).isEqualTo(2);
+        assertThat(missingDir.stderr).isEqualTo("--plugin-path: no such file or folder: " + dir.resolve("nope") + "\n");
+    }
+
+    @Test
+    void aClassNoPluginListsIsNeverLoaded() {
+        Result r = run(SPEC_EXAMPLE, "--assignor", "javax.swing.JFrame");
+        assertThat(r.code).isEqualTo(2);
+        assertThat(r.stderr).startsWith("--assignor: unknown assignor 'javax.swing.JFrame'").hasLineCount(1);
     }
 
     @Test

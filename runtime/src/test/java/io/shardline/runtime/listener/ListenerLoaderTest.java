@@ -97,4 +97,30 @@ class ListenerLoaderTest {
             assertThat(e.reason()).contains("configured (" + ConfiguredHandler.class.getName() + ")");
         });
     }
+
+    @Test
+    void anAssignorThisWorkerLacksIsRefusedNamingIt() throws IOException {
+        ListenerLoader.Result result = load("custom.properties",
+                "handler = configured\nstreams = a:1\nhandler.config.prefix = x\nassignor = lowest-member\n");
+        assertThat(result.listeners()).isEmpty();
+        assertThat(result.errors()).singleElement().satisfies(e -> assertThat(e.toString()).startsWith(
+                dir.resolve("custom.properties") + ":4: assignor = \"lowest-member\": unknown assignor 'lowest-member': "
+                        + "the built-in assignors are range, round-robin, sticky, cooperative-sticky"));
+        // Issue 16.3: a class name is no longer enough.
+        assertThat(load("custom.properties", "handler = configured\nstreams = a:1\nhandler.config.prefix = x\n"
+                + "assignor = javax.swing.JFrame\n").errors()).singleElement()
+                .satisfies(e -> assertThat(e.reason()).startsWith("unknown assignor 'javax.swing.JFrame'"));
+    }
+
+    @Test
+    void anAssignorPluginOnThePluginPathIsAccepted(@TempDir Path pluginPath) throws IOException {
+        io.shardline.runtime.plugin.TestPlugins.jar("lowest-member-assignor", pluginPath);
+        try (Plugins withPlugin = Plugins.load(List.of(pluginPath), getClass().getClassLoader())) {
+            Files.writeString(dir.resolve("custom.properties"),
+                    "handler = configured\nstreams = a:1\nhandler.config.prefix = x\nassignor = lowest-member\n");
+            ListenerLoader.Result result = ListenerLoader.loadAll(dir, withPlugin, Placeholders.system());
+            assertThat(result.errors()).isEmpty();
+            assertThat(result.listeners().get(0).config().assignor()).isEqualTo("lowest-member");
+        }
+    }
 }

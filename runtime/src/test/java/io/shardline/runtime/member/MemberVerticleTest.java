@@ -41,6 +41,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -59,6 +60,8 @@ import org.junit.jupiter.api.Test;
 class MemberVerticleTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
+    /** The longest the clock waits for one unanswered request before it moves on anyway. */
+    private static final Duration REPLY_WAIT = Duration.ofSeconds(5);
     private static final int HEARTBEAT_MS = 300;
     private static final int SESSION_MS = 3000;
     private static final int REBALANCE_TIMEOUT_MS = 2000;
@@ -74,12 +77,25 @@ class MemberVerticleTest {
     private final AtomicReference<LeaderView> view = new AtomicReference<>(new LeaderView(List.of(A), A));
     private final Map<ShardId, String> holders = new ConcurrentHashMap<>();
     private final List<String> violations = new CopyOnWriteArrayList<>();
+    /** Reply addresses of requests to the coordinator not answered yet: the clock stands still while there are any. */
+    private final Set<String> awaitingReply = ConcurrentHashMap.newKeySet();
 
     @BeforeEach
     void start(RedisServer server) {
         vertx = Vertx.vertx();
         redis = result(RedisClient.connect(vertx, RedisConfig.standalone(server.uri()), new SplittableRandom(7)), WAIT);
         cluster = "c-" + UUID.randomUUID();
+        String coordinatorAddress = CoordinatorWire.address(cluster, "a");
+        vertx.eventBus().addOutboundInterceptor(delivery -> {
+            String address = delivery.message().address();
+            String replyTo = delivery.message().replyAddress();
+            if (address.equals(coordinatorAddress) && replyTo != null) {
+                awaitingReply.add(replyTo);
+            } else {
+                awaitingReply.remove(address);
+            }
+            delivery.next();
+        });
         CoordinatorVerticle coordinator = new CoordinatorVerticle(new CoordinatorHostSettings(cluster, "a", redis,
                 new RedisGroupLog(redis, new MetadataKeys(cluster)), new RecordCodec(),
                 new ShardCommands(new RuntimeShardRedis(redis)), AssignorRegistry::builtIn,
@@ -154,14 +170,20 @@ class MemberVerticleTest {
 
     /**
      * Moves the shared clock forward in 20 ms steps, giving the verticles 5 ms of real time for each step (the
-     * clock runs at most four times faster than real time, so a loaded machine does not expire leases), until
-     * {@code condition} holds; a real-time deadline fails the test.
+     * clock runs at most four times faster than real time), until {@code condition} holds; a real-time deadline
+     * fails the test. The clock stands still while a request to the coordinator waits for its answer (up to
+     * {@link #REPLY_WAIT}), so a machine too busy to answer a heartbeat in its simulated time does not expire
+     * leases that would have been renewed in time on the simulated clock.
      */
     private void advanceUntil(BooleanSupplier condition, String what) {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("timed out waiting for: " + what + " (clock " + clock.get() + ")");
+            }
+            long replyDeadline = System.nanoTime() + REPLY_WAIT.toNanos();
+            while (!awaitingReply.isEmpty() && System.nanoTime() < replyDeadline) {
+                LockSupport.parkNanos(200_000);
             }
             clock.addAndGet(20);
             try {
@@ -187,6 +209,27 @@ class MemberVerticleTest {
         MemberVerticle member = deploy(shards);
         advanceUntil(() -> shards.held.equals(shards(0, 1, 2, 3)), "the member starts every shard");
         assertEquals(shards(0, 1, 2, 3), result(member.owned(), WAIT).keySet());
+    }
+
+    @Test
+    void aChangedListenerConfigurationReachesAnExistingGroup() {
+        FakeShards first = new FakeShards("w-l-m0", false);
+        deploy(first);
+        advanceUntil(() -> first.held.equals(shards(0, 1, 2, 3)), "the first member starts every shard");
+        // The listener changed (another assignor, eager): a member running the new definition joins.
+        GroupConfig changed = new GroupConfig(group.groupId(), group.streams(), "round-robin", RebalanceProtocol.EAGER,
+                SESSION_MS, HEARTBEAT_MS, REBALANCE_TIMEOUT_MS);
+        FakeShards second = new FakeShards("w2-l-m0", false);
+        result(vertx.deployVerticle(new MemberVerticle(cluster, second.memberId, changed, second, view::get, clock::get,
+                HEARTBEAT_MS, 5)), WAIT);
+        advanceUntil(() -> "round-robin".equals(describe().getString("assignor")), "the group takes the new assignor");
+        advanceUntil(() -> second.held.size() == 2 && first.held.size() == 2, "the shards split 2/2");
+    }
+
+    private JsonObject describe() {
+        JsonObject answer = result(vertx.eventBus().<JsonObject>request(CoordinatorWire.address(cluster, "a"),
+                io.shardline.runtime.coordinator.ReadModelWire.describeRequest(group.groupId())), WAIT).body();
+        return answer.getJsonObject("group", new JsonObject());
     }
 
     @Test

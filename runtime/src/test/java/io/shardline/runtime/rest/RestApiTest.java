@@ -110,7 +110,8 @@ class RestApiTest {
 
         Reply placeholder = rest.call(HttpMethod.PUT, "/plugins/configured/config/validate",
                 "{\"streams\": \"orders:4\", \"handler.config.prefix\": \"${file:/etc/passwd:root}\"}");
-        assertEquals(0, placeholder.json().getInteger("error_count"), placeholder::toString);
+        assertEquals(1, placeholder.json().getInteger("error_count"), placeholder::toString);
+        assertThat(placeholder.body()).contains("rest.config.allowed.dirs").doesNotContain("root:x:0");
     }
 
     @Test

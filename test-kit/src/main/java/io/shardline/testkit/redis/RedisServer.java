@@ -30,7 +30,8 @@ public final class RedisServer implements AutoCloseable {
     public static final String BINARY_ENV = "REDIS_SERVER_BIN";
 
     private static final String HOST = "127.0.0.1";
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
+    /** How long a start waits for the server to answer PING before it gives up. */
+    static final Duration START_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
     private static final int START_ATTEMPTS = 5;
     private static final Set<RedisServer> LIVE = ConcurrentHashMap.newKeySet();
@@ -44,10 +45,13 @@ public final class RedisServer implements AutoCloseable {
     private final Path dir;
     private final List<String> extraArgs;
     private int port;
+    /** The TLS port, or 0 when the server speaks plain TCP only. */
+    private final int tlsPort;
     private Process process;
     private RedisVersion version;
 
-    private RedisServer(Path binary, boolean aof, Path dir, List<String> extraArgs) {
+    private RedisServer(Path binary, boolean aof, Path dir, List<String> extraArgs, int tlsPort) {
+        this.tlsPort = tlsPort;
         this.binary = binary;
         this.aof = aof;
         this.dir = dir;
@@ -71,12 +75,40 @@ public final class RedisServer implements AutoCloseable {
     static RedisServer start(boolean aof, List<String> extraArgs) {
         Path binary = findBinary().orElseThrow(RedisUnavailableException::new);
         try {
-            RedisServer server = new RedisServer(binary, aof, Files.createTempDirectory("shardline-redis-"), extraArgs);
+            RedisServer server = new RedisServer(binary, aof, Files.createTempDirectory("shardline-redis-"), extraArgs, 0);
             server.startOnFreePort();
             return server;
         } catch (IOException e) {
             throw new UncheckedIOException("could not create a data directory for redis-server", e);
         }
+    }
+
+    /**
+     * Starts a server that speaks TLS on {@link #tlsPort()} (and plain TCP on {@link #port()}, for the test's own
+     * setup), with the given PEM files; with {@code authClients} it requires a client certificate signed by the CA
+     * ({@code tls-auth-clients yes}, Redis's default).
+     */
+    public static RedisServer startTls(Path cert, Path key, Path ca, boolean authClients) {
+        Path binary = findBinary().orElseThrow(RedisUnavailableException::new);
+        int tls = FreePorts.one();
+        List<String> args = List.of("--tls-port", Integer.toString(tls), "--tls-cert-file", cert.toString(),
+                "--tls-key-file", key.toString(), "--tls-ca-cert-file", ca.toString(),
+                "--tls-auth-clients", authClients ? "yes" : "no");
+        try {
+            RedisServer server = new RedisServer(binary, false, Files.createTempDirectory("shardline-redis-"), args, tls);
+            server.startOnFreePort();
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not create a data directory for redis-server", e);
+        }
+    }
+
+    /** The TLS port of a server from {@link #startTls}. */
+    public int tlsPort() {
+        if (tlsPort == 0) {
+            throw new IllegalStateException("this redis-server was started without TLS");
+        }
+        return tlsPort;
     }
 
     /** The redis-server binary: {@value #BINARY_ENV}, else the first {@code redis-server} on the PATH. */

@@ -7,14 +7,14 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One installed handler plugin ({@code GET /plugins}). Immutable.
+ * One installed plugin ({@code GET /plugins}): a handler or an assignor. Immutable.
  *
  * @param className the fully qualified class name (JSON {@code class}, as in Connect)
- * @param alias the short name a listener may use instead
- * @param type always {@code handler} for now
+ * @param alias the short name a listener may use instead (an assignor's {@code name()})
+ * @param type its kind: {@value #HANDLER} or {@value #ASSIGNOR}
  * @param version the plugin's declared version
  * @param location the jar or folder it was loaded from, or {@code classpath}
- * @param config the settings it accepts under {@code handler.config.}
+ * @param config the settings it accepts under {@code handler.config.} (none for an assignor)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record PluginInfo(
@@ -24,6 +24,11 @@ public record PluginInfo(
         String version,
         String location,
         List<ConfigKeyInfo> config) {
+
+    /** The kind of a handler plugin (selected by a listener's {@code handler}). */
+    public static final String HANDLER = "handler";
+    /** The kind of an assignor plugin (selected by a listener's {@code assignor}). */
+    public static final String ASSIGNOR = "assignor";
 
     /** Validates and copies. */
     public PluginInfo {

@@ -23,6 +23,9 @@ import java.util.TreeMap;
  */
 public final class ListenerRoutes {
 
+    /** The fields of a create request. */
+    private static final java.util.Set<String> CREATE_FIELDS = java.util.Set.of("name", "config", "initial_state");
+
     private final ControlPlane plane;
 
     /** Routes over {@code plane}. */
@@ -71,6 +74,7 @@ public final class ListenerRoutes {
 
     private Future<?> create(RoutingContext ctx) {
         JsonObject body = Requests.jsonBody(ctx);
+        Requests.onlyFields(body, CREATE_FIELDS);
         Object name = body.getValue("name");
         if (!(name instanceof String text) || text.isBlank()) {
             throw ControlPlaneException.badRequest("name: required (a string)");
