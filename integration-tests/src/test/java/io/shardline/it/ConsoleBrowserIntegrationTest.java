@@ -115,10 +115,12 @@ class ConsoleBrowserIntegrationTest {
         act("#shards tr[data-shard='orders:2'] button[data-action='pause-shard']");
         browser.await(SETTLE, "orders:2 PAUSED", d -> text("#shards tr[data-shard='orders:2'] td.state").equals("PAUSED"));
         browser.await(SETTLE, "lag on orders:2", d -> lagOf("orders:2") > 20);
-        find("#shards th[data-sort='lag']").click();
+        browser.await(SETTLE, "lag heading clicked", d -> (Boolean) browser.driver.executeScript(
+                "const h = document.querySelector(arguments[0]); if (!h) { return false; } h.click(); return true;",
+                "#shards th[data-sort='lag']"));
         browser.await(SETTLE, "shards sorted by lag, orders:2 first", d -> {
             List<Long> lags = lags();
-            return lags.size() == SHARDS && rows("#shards").get(0).getAttribute("data-shard").equals("orders:2")
+            return lags.size() == SHARDS && firstShardRow().equals("orders:2")
                     && lags.equals(lags.stream().sorted((a, b) -> Long.compare(b, a)).toList());
         });
         assertThat(text("#shards th[data-sort='lag']")).endsWith("▼");
@@ -168,12 +170,14 @@ class ConsoleBrowserIntegrationTest {
         browser.driver.executeScript("location.hash = arguments[0]", fragment);
     }
 
-    /** Clicks a button and confirms in the dialog. */
+    /**
+     * Clicks a button and confirms in the dialog. The click is one script call: the view is redrawn every few
+     * seconds, and an element found in one call may be gone by the next.
+     */
     private void act(String selector) {
-        browser.await(SETTLE, "button " + selector, d -> {
-            WebElement b = d.findElements(By.cssSelector(selector)).stream().findFirst().orElse(null);
-            return b != null && b.isDisplayed() ? b : null;
-        }).click();
+        browser.await(SETTLE, "button " + selector, d -> (Boolean) browser.driver.executeScript(
+                "const b = document.querySelector(arguments[0]); if (!b) { return false; } b.click(); return true;",
+                selector));
         browser.await(SETTLE, "confirmation dialog", d -> find("#confirm-ok").isDisplayed());
         find("#confirm-ok").click();
     }
@@ -182,9 +186,16 @@ class ConsoleBrowserIntegrationTest {
         return browser.driver.findElement(By.cssSelector(css));
     }
 
+    /** The text of the first element matching {@code css}, "" when none (one script call, see {@link #act}). */
     private String text(String css) {
-        List<WebElement> found = browser.driver.findElements(By.cssSelector(css));
-        return found.isEmpty() ? "" : found.get(0).getText().trim();
+        Object text = browser.driver.executeScript("const e = document.querySelector(arguments[0]);"
+                + " return e ? e.textContent : '';", css);
+        return String.valueOf(text).trim();
+    }
+
+    private String firstShardRow() {
+        return String.valueOf(browser.driver.executeScript("const r = document.querySelector('#shards tbody tr');"
+                + " return r ? r.dataset.shard : '';"));
     }
 
     private List<WebElement> rows(String table) {

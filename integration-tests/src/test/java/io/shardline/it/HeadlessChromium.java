@@ -11,6 +11,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.function.Function;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -60,7 +61,9 @@ final class HeadlessChromium implements AutoCloseable {
 
     /** Waits up to {@code timeout} for {@code condition} to give a non-null, non-false value. */
     <T> T await(Duration timeout, String what, Function<WebDriver, T> condition) {
-        return new WebDriverWait(driver, timeout, Duration.ofMillis(200)).withMessage(what).until(condition);
+        // The console redraws its view every few seconds: an element read as it is replaced is read again.
+        return new WebDriverWait(driver, timeout, Duration.ofMillis(200)).withMessage(what)
+                .ignoring(StaleElementReferenceException.class).until(condition);
     }
 
     /** Saves the page, scrolled to its top, as {@code target/console-screenshots/<name>.png}. */

@@ -409,9 +409,19 @@ class RestApiTest {
         assertEquals(1, json.json().getJsonObject("shardline.shard.orders.{orders:1}.lag").getInteger("value"));
         assertError(rest.call(HttpMethod.GET, "/metrics?format=xml"), 400, "query parameter format");
 
+        // Another worker (not the leader) exports only the shards its own members own: none here.
+        com.codahale.metrics.MetricRegistry other = new com.codahale.metrics.MetricRegistry();
+        ListenerStatusSampler otherSampler = new ListenerStatusSampler(rest.vertx, rest.plane, "worker-b", other,
+                new ShardMetrics(other), new ListenerHistory(), () -> false, () -> 1_000L);
+        result(otherSampler.sample(), RestHarness.WAIT);
+        assertThat(other.getNames()).noneMatch(n -> n.startsWith("shardline.shard.orders."))
+                .contains("shardline.listener.orders.shards.owned");
+        otherSampler.close();
+
         assertEquals(204, rest.call(HttpMethod.DELETE, "/listeners/orders").status());
         result(sampler.sample(), RestHarness.WAIT);
-        assertThat(rest.registry.getNames()).noneMatch(n -> n.startsWith("shardline.shard.orders."));
+        assertThat(rest.registry.getNames()).noneMatch(n -> n.startsWith("shardline.shard.orders."))
+                .noneMatch(n -> n.startsWith("shardline.listener.orders."));
         sampler.close();
     }
 
