@@ -54,6 +54,10 @@ class SecurityIntegrationTest {
     @Test
     void defaultWorkerResistsTheReviewsAttacks(RedisServer redis) throws Exception {
         receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        receiver.createContext("/fail", exchange -> {
+            exchange.sendResponseHeaders(500, -1);
+            exchange.close();
+        });
         receiver.createContext("/", exchange -> {
             received.add(exchange.getRequestURI().toString());
             exchange.sendResponseHeaders(200, -1);
@@ -128,7 +132,24 @@ class SecurityIntegrationTest {
         assertThat(received).noneMatch(u -> u.contains(ENV_SECRET) || u.contains("forged"));
         assertThat(String.join("\n", w0.lines())).doesNotContain(ENV_SECRET);
 
-        // 6. A second start of the same worker fails without touching its pid file; stop-worker stops it, although
+        // 6. A dead-letter stream that cannot be written (a string key: WRONGTYPE) fails the listener visibly.
+        try (RespProbe probe = redis.probe()) {
+            probe.call("SET", "broken.dlq", "not a stream");
+        }
+        JsonObject failing = listener("failing", "failing:1", hook + "/fail");
+        failing.getJsonObject("config").put("dead.letter.stream", "broken.dlq").put("max.attempts", "1")
+                .put("handler.config.retries", "0");
+        assertThat(rest.call("POST", "/listeners", failing, true).status()).isEqualTo(201);
+        await(rest, "/listeners/failing/status", s -> "RUNNING".equals(s.getString("state")), "failing RUNNING");
+        try (RespProbe probe = redis.probe()) {
+            probe.call("XADD", new ShardId("failing", 0).key(), "*", "k", "v");
+        }
+        JsonObject failed = await(rest, "/listeners/failing/status", s -> "FAILED".equals(s.getString("state")),
+                "the listener with the broken dead-letter stream FAILED");
+        assertThat(failed.getString("trace")).contains("broken.dlq", "WRONGTYPE", "restart the listener");
+        assertThat(rest.call("DELETE", "/listeners/failing", null, true).status()).isEqualTo(204);
+
+        // 7. A second start of the same worker fails without touching its pid file; stop-worker stops it, although
         //    SL_ALLOWED_NAMES (a variable of the worker file) is not set in the operator's shell.
         Path pidFile = fleet.dir.resolve("logs/w0.pid");
         String pid = Files.readString(pidFile).trim();

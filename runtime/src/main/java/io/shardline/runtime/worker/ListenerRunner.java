@@ -112,6 +112,11 @@ public final class ListenerRunner {
                         .recover(e -> listener.close().transform(ignored -> Future.failedFuture(e))));
     }
 
+    /** Why a shard of member {@code memberId} stopped for good (listener FAILED there), if one did. */
+    public java.util.Optional<String> failure(String memberId) {
+        return fences.failure(memberId);
+    }
+
     /** Stops a started listener: members leave their group, loops are undeployed, handlers stop. */
     public Future<Void> stop(Started started) {
         if (started == null) {

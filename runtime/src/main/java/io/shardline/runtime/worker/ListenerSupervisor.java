@@ -144,7 +144,7 @@ public final class ListenerSupervisor implements LocalListeners {
         List<RunningListener> selected = running.values().stream()
                 .filter(r -> listener == null || r.name().equals(listener)).toList();
         List<Future<List<MemberStatus>>> all = selected.stream()
-                .map(r -> r.status(workerId, lastStates.targetState(r.name()))).toList();
+                .map(r -> r.status(workerId, lastStates.targetState(r.name()), runner::failure)).toList();
         return Future.all(all).map(done -> {
             List<MemberStatus> out = new ArrayList<>();
             for (int i = 0; i < all.size(); i++) {
@@ -157,7 +157,8 @@ public final class ListenerSupervisor implements LocalListeners {
     @Override
     public Future<List<String>> restart(String listener, boolean onlyFailed) {
         RunningListener current = running.get(listener);
-        if (current == null || (onlyFailed && current.failure() == null)) {
+        if (current == null || (onlyFailed && current.failure() == null
+                && current.members().stream().noneMatch(m -> runner.failure(m.memberId()).isPresent()))) {
             return Future.succeededFuture(List.of());
         }
         List<String> ids = current.memberIds(workerId);

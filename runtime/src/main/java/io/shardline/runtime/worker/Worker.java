@@ -23,6 +23,7 @@ import io.shardline.runtime.rest.ControlPlaneHost;
 import io.shardline.runtime.rest.ListenerConfigStore;
 import io.shardline.runtime.rest.ListenerStateStore;
 import io.shardline.runtime.rest.RestConfigPolicy;
+import io.shardline.runtime.rest.RestSettings;
 import io.shardline.runtime.rest.WorkerClusterView;
 import io.shardline.runtime.shard.RuntimeShardRedis;
 import io.shardline.runtime.shard.ShardCommands;
@@ -92,6 +93,7 @@ public final class Worker {
      */
     public static Worker start(WorkerConfig config, Path home, Placeholders placeholders) {
         LongSupplier clockMs = () -> System.nanoTime() / 1_000_000;
+        RestSettings.of(config); // the REST token file is in place (or the start fails) before anything is joined
         StartPhases phases = new StartPhases(clockMs);
         List<Path> pluginPath = config.pluginPath().stream().map(home::resolve).toList();
         Plugins plugins = Plugins.load(pluginPath, Worker.class.getClassLoader());

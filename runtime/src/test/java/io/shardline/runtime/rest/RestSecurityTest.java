@@ -138,6 +138,33 @@ class RestSecurityTest {
         assertThat(storedConfigs().toString()).doesNotContain("hunter2");
     }
 
+    /** Set when {@link Tripwire} is initialized. */
+    private static final java.util.concurrent.atomic.AtomicBoolean TRIPPED = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** A class on the class path that is not a plugin; initializing it sets {@link #TRIPPED}. */
+    static final class Tripwire {
+        static {
+            TRIPPED.set(true);
+        }
+    }
+
+    @Test
+    void handlersAreChosenOnlyAmongDiscoveredPlugins() {
+        String name = Tripwire.class.getName();
+        for (String handler : List.of(name, "javax.swing.JFrame", "java.lang.Runtime")) {
+            Reply refused = rest.call(HttpMethod.POST, "/listeners", "{\"name\": \"x\", \"config\": {\"handler\": \""
+                    + handler + "\", \"streams\": \"orders:1\"}}", TOKEN);
+            assertError(refused, 404, "no handler plugin '" + handler + "'; installed handlers: ");
+            assertError(rest.call(HttpMethod.PUT, "/plugins/" + handler + "/config/validate", "{}", TOKEN), 404,
+                    "no handler plugin");
+        }
+        java.util.List<io.shardline.api.config.ConfigError> errors = new java.util.ArrayList<>();
+        assertThat(io.shardline.runtime.listener.ListenerLoader.fromStored("x", Map.of("handler", name, "streams",
+                "orders:1"), rest.plugins, Placeholders.system(), errors)).isEmpty();
+        assertThat(errors.toString()).contains("handler").contains(name);
+        assertThat(TRIPPED).as("the named class was never initialized").isFalse();
+    }
+
     @Test
     void theDeadLetterStreamCannotBeOneOfShardlinesOwnKeys() {
         for (String key : List.of("{orders:0}", "{payments:3}:owner:payments", "{shardline:" + cluster + "}:listener-configs")) {
