@@ -338,6 +338,17 @@ public final class WorkerConfig {
         return Optional.empty();
     }
 
+    private static Validator absolutePaths() {
+        return Validator.custom("absolute directory paths", value -> {
+            for (Object item : (List<?>) value) {
+                if (!Path.of(String.valueOf(item)).isAbsolute()) {
+                    return Optional.of("'" + item + "' is not an absolute path");
+                }
+            }
+            return Optional.empty();
+        });
+    }
+
     private static void defineRestSecurity(ConfigDef def, String rest) {
         def.define(REST_AUTH_TOKEN_FILE_CONFIG, ConfigType.STRING, null, Validator.nonEmpty(), Importance.MEDIUM,
                         "Where the worker keeps its generated REST token when rest.auth.token is not set: created on "
@@ -358,7 +369,7 @@ public final class WorkerConfig {
                         "Environment variables that listener configurations sent over REST may read with "
                                 + "${env:NAME} (comma-separated names). Any other ${env:...} in a REST configuration "
                                 + "is refused (400), so that REST callers cannot read this worker's environment.", rest)
-                .define(REST_CONFIG_ALLOWED_DIRS_CONFIG, ConfigType.LIST, "", Validator.any(), Importance.MEDIUM,
+                .define(REST_CONFIG_ALLOWED_DIRS_CONFIG, ConfigType.LIST, "", absolutePaths(), Importance.MEDIUM,
                         "Directories (absolute, comma-separated) whose properties files listener configurations "
                                 + "sent over REST may read with ${file:/dir/name.properties:key}. Any other "
                                 + "${file:...} in a REST configuration is refused (400).", rest);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.shardline.api.config.ConfigException;
 import io.shardline.api.config.Placeholders;
 import io.shardline.api.config.RawConfig;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +38,15 @@ class SecretsInConfigTest {
                         .contains("redis.pwd = \"[hidden]\"")
                         .contains("rest.prot = \"8080\": unknown key")
                         .contains("redis://:[hidden]@"));
+    }
+
+    @Test
+    void allowedDirectoriesMustBeAbsolute() {
+        assertThatThrownBy(() -> WorkerConfig.of(RawConfig.of(Map.of("rest.config.allowed.dirs", "/etc/shardline,secrets")),
+                Placeholders.system())).hasMessageContaining("rest.config.allowed.dirs")
+                .hasMessageContaining("'secrets' is not an absolute path");
+        assertEquals(List.of("/etc/shardline"), WorkerConfig.of(RawConfig.of(Map.of("rest.config.allowed.dirs",
+                "/etc/shardline")), Placeholders.system()).restConfigAllowedDirs());
     }
 
     @Test
