@@ -85,6 +85,10 @@ class RedisAclIntegrationTest {
         String failed = w.await("Listener other failed to start on w0: ", JOIN);
         assertThat(failed).contains("Redis user 'shardline' (redis.user) lacks permissions the worker needs: ",
                 "FCALL on key '{other:0}", "XADD on key 'other.dlq'");
+        // Its status cannot be read under this user either: a 503 that says which keys and what to check, not a 500.
+        RestClient.Reply status = rest.call("GET", "/listeners/other/status", null, true);
+        assertThat(status.status()).as(status.body()).isEqualTo(503);
+        assertThat(status.body()).contains("cannot read the status of shard", "{other:0}", "redis-acl");
         StreamProducer.produce(redis, "acl", SHARDS, 5);
         awaitConsumed(redis, 30, w);
     }

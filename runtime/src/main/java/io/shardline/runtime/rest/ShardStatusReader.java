@@ -56,7 +56,17 @@ public final class ShardStatusReader {
                 .map(ShardStatusReader::idleOfFirst)
                 .recover(e -> Future.succeededFuture(null));
         return Future.all(owner, info, oldest).map(done -> toStatus(shard, paused, owner.result(), info.result(),
-                oldest.result()));
+                oldest.result())).recover(e -> Future.failedFuture(unreadable(group, shard, e)));
+    }
+
+    /**
+     * Redis refused or failed a status read (a missing ACL permission, a timeout): 503 naming the shard, the group
+     * and Redis's answer, instead of an internal error.
+     */
+    private static ControlPlaneException unreadable(String group, ShardId shard, Throwable e) {
+        return new ControlPlaneException(503, "cannot read the status of shard " + shard + " of group '" + group
+                + "' from Redis (keys " + shard.key() + ", " + shard.ownerKey(group) + "): " + e.getMessage()
+                + "; check the worker's Redis user (bin/shardline redis-acl) and that Redis answers");
     }
 
     /** The idle time of the first entry of an extended {@code XPENDING} answer, {@code null} when none. */
