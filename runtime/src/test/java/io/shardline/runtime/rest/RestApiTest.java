@@ -167,6 +167,10 @@ class RestApiTest {
         assertError(rest.call(HttpMethod.POST, "/listeners",
                 "{\"name\": \"x\", \"initial_state\": \"SLEEPING\", \"config\": {\"handler\": \"configured\"}}"),
                 400, "initial_state: must be RUNNING, PAUSED or STOPPED");
+        // Issue 16.3: an assignor is a built-in or a discovered plugin; no other class name is accepted (or loaded).
+        assertError(rest.call(HttpMethod.POST, "/listeners", "{\"name\": \"x\", \"config\": {\"handler\": \"configured\", "
+                + "\"streams\": \"s:1\", \"handler.config.prefix\": \"p\", \"assignor\": \"javax.swing.JFrame\"}}"),
+                400, "config.assignor = 'javax.swing.JFrame': unknown assignor 'javax.swing.JFrame'");
         assertError(rest.call(HttpMethod.POST, "/listeners", "{\"name\": "), 400, "request body");
         assertError(rest.call(HttpMethod.POST, "/listeners", ""), 400, "request body: a JSON object is required");
     }
