@@ -63,4 +63,19 @@ public interface ClusterView {
      */
     default void refresh() {
     }
+
+    /**
+     * Every group the leader's coordinator hosts, sorted by id. Fails with 409 while no leader answers.
+     */
+    default Future<List<HostedGroup>> hostedGroups() {
+        return Future.failedFuture(new UnsupportedOperationException("hostedGroups"));
+    }
+
+    /**
+     * Asks the leader's coordinator to forget {@code group} (its tombstone is committed before the answer), which
+     * it refuses while the group has members. Fails with 409 while no leader answers.
+     */
+    default Future<HostedGroup.Deletion> deleteHostedGroup(String group) {
+        return Future.failedFuture(new UnsupportedOperationException("deleteHostedGroup"));
+    }
 }

@@ -11,9 +11,12 @@ import io.shardline.runtime.redis.RedisErrors;
 import io.shardline.runtime.rest.entity.AuditEntry;
 import io.shardline.runtime.rest.entity.ConfigErrorInfo;
 import io.shardline.runtime.rest.entity.ConfigKeyInfo;
+import io.shardline.runtime.rest.entity.GroupSummary;
 import io.shardline.runtime.rest.entity.GroupView;
 import io.shardline.runtime.rest.entity.HealthStatus;
 import io.shardline.runtime.rest.entity.ListenerInfo;
+import io.shardline.runtime.rest.entity.ListenerOffsets;
+import io.shardline.runtime.rest.entity.OffsetsAltered;
 import io.shardline.runtime.rest.entity.ListenerState;
 import io.shardline.runtime.rest.entity.ListenerStatus;
 import io.shardline.runtime.rest.entity.MemberStatus;
@@ -64,6 +67,8 @@ public final class DefaultControlPlane implements ControlPlane {
     private final ShardStatusReader shards;
     private final RedisAuditLog audit;
     private final Plugins plugins;
+    private final GroupAdmin groups;
+    private final OffsetAdmin offsets;
 
     /**
      * A control plane.
@@ -86,6 +91,8 @@ public final class DefaultControlPlane implements ControlPlane {
         this.shards = new ShardStatusReader(redis);
         this.audit = new RedisAuditLog(redis, new MetadataKeys(cluster.clusterName()));
         this.plugins = plugins;
+        this.groups = new GroupAdmin(cluster, redis, this::listenerStatuses);
+        this.offsets = new OffsetAdmin(cluster, redis, states, name -> located(name).map(Located::config));
     }
 
     /** The target-state store (the worker polls its snapshots). */
@@ -259,6 +266,31 @@ public final class DefaultControlPlane implements ControlPlane {
                 .map(pong -> true)
                 .otherwise(RedisErrors::isNoPerm)
                 .map(redisUp -> HealthStatus.of(cluster.joined(), cluster.leaderId().isPresent(), redisUp));
+    }
+
+    @Override
+    public Future<List<GroupSummary>> groups() {
+        return groups.groups();
+    }
+
+    @Override
+    public Future<Void> deleteGroup(String group) {
+        return groups.delete(group);
+    }
+
+    @Override
+    public Future<ListenerOffsets> offsets(String listener) {
+        return offsets.offsets(listener);
+    }
+
+    @Override
+    public Future<OffsetsAltered> alterOffsets(String listener, List<ShardMove> moves, boolean dryRun) {
+        return offsets.alter(listener, moves, dryRun, "moved over REST");
+    }
+
+    @Override
+    public Future<OffsetsAltered> resetOffsets(String listener, boolean dryRun) {
+        return offsets.reset(listener, dryRun);
     }
 
     private record Located(String source, Map<String, String> config) {

@@ -4,6 +4,7 @@ import io.shardline.coordinator.protocol.ErrorCode;
 import io.shardline.runtime.cluster.ClusterMember;
 import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.coordinator.CoordinatorWire;
+import io.shardline.runtime.coordinator.GroupAdminWire;
 import io.shardline.runtime.coordinator.ReadModelWire;
 import io.shardline.runtime.listener.ListenerDefinition;
 import io.shardline.runtime.rest.entity.GroupView;
@@ -131,6 +132,19 @@ public final class WorkerClusterView implements ClusterView {
     public Future<Optional<GroupView>> group(String group) {
         return askLeader(ReadModelWire.describeRequest(group))
                 .map(reply -> reply.map(r -> r.getJsonObject("group").mapTo(GroupView.class)));
+    }
+
+    @Override
+    public Future<List<HostedGroup>> hostedGroups() {
+        return askLeader(GroupAdminWire.listRequest()).map(reply -> reply.map(HostedGroup::listFromJson)
+                .orElse(List.of()));
+    }
+
+    @Override
+    public Future<HostedGroup.Deletion> deleteHostedGroup(String group) {
+        return askLeader(GroupAdminWire.deleteRequest(group)).map(reply -> reply
+                .map(HostedGroup.Deletion::fromJson)
+                .orElse(new HostedGroup.Deletion("NOT_FOUND", List.of())));
     }
 
     @Override

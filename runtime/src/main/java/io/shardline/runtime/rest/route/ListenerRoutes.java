@@ -18,7 +18,7 @@ import java.util.TreeMap;
 /**
  * {@code /listeners}: list ({@code ?expand=status}), create, read, replace config, delete, status,
  * pause/resume/stop (202, persisted target states, idempotent), restart ({@code ?includeMembers&onlyFailed},
- * KIP-745) and per-shard pause/resume.
+ * KIP-745), per-shard pause/resume and positions ({@link OffsetRoutes}).
  */
 public final class ListenerRoutes {
 
@@ -48,6 +48,7 @@ public final class ListenerRoutes {
         router.post("/:name/restart").handler(this::restartOrRespond);
         router.put("/:name/shards/:stream/:shard/pause").handler(ctx -> shard(ctx, true));
         router.put("/:name/shards/:stream/:shard/resume").handler(ctx -> shard(ctx, false));
+        OffsetRoutes.addTo(router, plane);
         return router;
     }
 
