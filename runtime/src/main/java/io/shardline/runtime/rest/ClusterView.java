@@ -78,4 +78,12 @@ public interface ClusterView {
     default Future<HostedGroup.Deletion> deleteHostedGroup(String group) {
         return Future.failedFuture(new UnsupportedOperationException("deleteHostedGroup"));
     }
+
+    /**
+     * Sets {@code logger}'s level on every live worker (this one included) over the control wire; answers the ids
+     * of the workers that applied it, sorted, and fails (500) naming the workers that did not.
+     */
+    default Future<List<String>> setLogLevelEverywhere(String logger, String level) {
+        return Future.failedFuture(new UnsupportedOperationException("setLogLevelEverywhere"));
+    }
 }

@@ -69,6 +69,16 @@ public final class ControlEndpoint implements AutoCloseable {
                     }
                 });
             }
+            case ControlWire.LOG_LEVEL -> {
+                try {
+                    LoggerLevels.set(body.getString("logger", ""), body.getString("level"));
+                    LOG.info("Log level of {} set to {} (REST, cluster scope)", body.getString("logger"),
+                            body.getString("level"));
+                    message.reply(new JsonObject().put("worker_id", workerId));
+                } catch (ControlPlaneException e) {
+                    message.fail(400, "worker " + workerId + ": " + e.getMessage());
+                }
+            }
             default -> message.fail(400, "unknown control operation '" + op + "'");
         }
     }

@@ -97,4 +97,19 @@ public interface ControlPlane {
 
     /** Moves a STOPPED listener's group on every shard back to its {@code start.from}. */
     Future<OffsetsAltered> resetOffsets(String listener, boolean dryRun);
+
+    /** A listener's configuration (secrets hidden), as {@code GET /listeners/{name}/config}. */
+    Future<Map<String, String>> listenerConfig(String name);
+
+    /**
+     * Changes some keys of a REST listener's configuration: a {@code null} value removes the key; the result is
+     * validated like a PUT (400 naming every bad key) and stored.
+     */
+    Future<ListenerInfo> patchListenerConfig(String name, Map<String, String> changes);
+
+    /** This worker's loggers with a level set, by name ({@code ROOT} included). */
+    Future<Map<String, String>> loggers();
+
+    /** Sets a log level on this worker, or with {@code cluster} on every live worker; answers the workers. */
+    Future<List<String>> setLoggerLevel(String logger, String level, boolean cluster);
 }

@@ -11,7 +11,8 @@ import java.util.List;
  * <ul>
  *   <li>to one worker, {@link #address}: {@code {"op":"members","listener":<name or null>}} answered
  *       {@code {"worker_id","listeners":[...],"members":[MemberStatus...]}}, and
- *       {@code {"op":"restart","listener","onlyFailed"}} answered {@code {"restarting":[member ids]}};</li>
+ *       {@code {"op":"restart","listener","onlyFailed"}} answered {@code {"restarting":[member ids]}}, and
+ *       {@code {"op":"logLevel","logger","level"}} answered {@code {"worker_id"}} once the level is set;</li>
  *   <li>to every worker, {@link #broadcastAddress} (publish, no answer): {@code {"op":"refresh"}} after a
  *       write to the stored listener definitions or target states, so that they apply at once rather than at
  *       the next poll.</li>
@@ -26,6 +27,8 @@ public final class ControlWire {
     public static final String MEMBERS = "members";
     /** Operation: restart one listener on the receiving worker. */
     public static final String RESTART = "restart";
+    /** Operation: set a log level on the receiving worker ({@code {"op":"logLevel","logger","level"}}). */
+    public static final String LOG_LEVEL = "logLevel";
     /** Operation (published): re-read stored definitions and target states now. */
     public static final String REFRESH = "refresh";
 
@@ -77,5 +80,9 @@ public final class ControlWire {
 
     public static JsonObject restartReply(List<String> restarting) {
         return new JsonObject().put("restarting", new JsonArray(new ArrayList<>(restarting)));
+    }
+
+    public static JsonObject logLevelRequest(String logger, String level) {
+        return new JsonObject().put(OP, LOG_LEVEL).put("logger", logger).put("level", level);
     }
 }

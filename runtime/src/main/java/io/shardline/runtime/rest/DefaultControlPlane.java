@@ -293,6 +293,49 @@ public final class DefaultControlPlane implements ControlPlane {
         return offsets.reset(listener, dryRun);
     }
 
+    @Override
+    public Future<Map<String, String>> listenerConfig(String name) {
+        return listener(name).map(ListenerInfo::config);
+    }
+
+    @Override
+    public Future<ListenerInfo> patchListenerConfig(String name, Map<String, String> changes) {
+        return checkWritable(name)
+                .compose(v -> configs.get(name))
+                .compose(stored -> stored.map(Future::succeededFuture).orElseGet(() -> Future.failedFuture(notFound(name))))
+                .compose(stored -> {
+                    Map<String, String> merged = new TreeMap<>(stored);
+                    changes.forEach((key, value) -> {
+                        if (value == null) {
+                            merged.remove(key);
+                        } else {
+                            merged.put(key, value);
+                        }
+                    });
+                    return checkValid(name, merged).compose(v -> configs.put(name, merged));
+                })
+                .onSuccess(v -> cluster.refresh())
+                .compose(v -> listener(name));
+    }
+
+    @Override
+    public Future<Map<String, String>> loggers() {
+        return Future.succeededFuture(LoggerLevels.levels());
+    }
+
+    @Override
+    public Future<List<String>> setLoggerLevel(String logger, String level, boolean clusterScope) {
+        String checked = LoggerLevels.checkLevel(level);
+        if (logger == null || logger.isBlank()) {
+            return Future.failedFuture(ControlPlaneException.badRequest("logger: a logger name is required"));
+        }
+        if (clusterScope) {
+            return cluster.setLogLevelEverywhere(logger, checked);
+        }
+        LoggerLevels.set(logger, checked);
+        return Future.succeededFuture(List.of(cluster.workerId()));
+    }
+
     private record Located(String source, Map<String, String> config) {
     }
 

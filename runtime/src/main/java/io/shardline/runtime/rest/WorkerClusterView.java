@@ -148,6 +148,30 @@ public final class WorkerClusterView implements ClusterView {
     }
 
     @Override
+    public Future<List<String>> setLogLevelEverywhere(String logger, String level) {
+        List<ClusterMember> live = view.get().members();
+        List<Future<JsonObject>> answers = live.stream()
+                .map(m -> ask(m.workerId(), ControlWire.logLevelRequest(logger, level)))
+                .toList();
+        return Future.join(answers).otherwiseEmpty().compose(ignored -> {
+            List<String> applied = new ArrayList<>();
+            List<String> failed = new ArrayList<>();
+            for (int i = 0; i < live.size(); i++) {
+                if (answers.get(i).succeeded()) {
+                    applied.add(live.get(i).workerId());
+                } else {
+                    failed.add(live.get(i).workerId() + ": " + answers.get(i).cause().getMessage());
+                }
+            }
+            if (!failed.isEmpty()) {
+                return Future.failedFuture(new ControlPlaneException(500, "log level of " + logger + " set on "
+                        + applied + " but not on " + String.join("; ", failed)));
+            }
+            return Future.succeededFuture(applied.stream().sorted().toList());
+        });
+    }
+
+    @Override
     public Future<List<String>> restart(String listener, boolean includeMembers, boolean onlyFailed) {
         List<ClusterMember> live = view.get().members();
         List<Future<JsonObject>> answers = live.stream()

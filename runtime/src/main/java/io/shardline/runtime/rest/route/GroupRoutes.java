@@ -7,8 +7,8 @@ import java.util.Objects;
 
 /**
  * {@code GET /groups} (every group with its streams, listeners, state, members and total lag),
- * {@code DELETE /groups/{group}} (a group without live members: 409 otherwise), {@code /groups/{group}}: the coordinator's read model (epochs, members, target vs current assignment,
- * pending revocations) and {@code /groups/{group}/audit?limit=N} (recent decisions, newest last).
+ * {@code DELETE /groups/{group}} (a group without live members: 409 otherwise), {@code /groups/{group}}: the
+ * coordinator's read model (epochs, members, target vs current assignment, pending revocations) and {@code /groups/{group}/audit?limit=N} (recent decisions, newest last).
  */
 public final class GroupRoutes {
 

@@ -18,7 +18,8 @@ import java.util.TreeMap;
 /**
  * {@code /listeners}: list ({@code ?expand=status}), create, read, replace config, delete, status,
  * pause/resume/stop (202, persisted target states, idempotent), restart ({@code ?includeMembers&onlyFailed},
- * KIP-745), per-shard pause/resume and positions ({@link OffsetRoutes}).
+ * KIP-745), per-shard pause/resume and positions ({@link OffsetRoutes}),
+ * config read and patch ({@link ConfigRoutes}).
  */
 public final class ListenerRoutes {
 
@@ -49,6 +50,7 @@ public final class ListenerRoutes {
         router.put("/:name/shards/:stream/:shard/pause").handler(ctx -> shard(ctx, true));
         router.put("/:name/shards/:stream/:shard/resume").handler(ctx -> shard(ctx, false));
         OffsetRoutes.addTo(router, plane);
+        ConfigRoutes.addTo(router, plane);
         return router;
     }
 
