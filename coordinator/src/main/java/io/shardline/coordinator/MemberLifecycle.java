@@ -167,7 +167,7 @@ final class MemberLifecycle {
 
     private static void maybeUpdateMetadata(GroupChanges c, Member member, HeartbeatRequest req) {
         if (member.instanceId().equals(req.instanceId()) && member.rack().equals(req.rack())
-                && member.subscriptions().equals(req.subscriptions())) {
+                && member.subscriptions().equals(req.subscriptions()) && member.weight() == req.weight()) {
             return;
         }
         Member updated = identity(new Member.Builder(member), req).build();
@@ -178,11 +178,12 @@ final class MemberLifecycle {
     }
 
     private static Member.Builder identity(Member.Builder b, HeartbeatRequest req) {
-        return b.setInstanceId(req.instanceId()).setRack(req.rack()).setSubscriptions(req.subscriptions());
+        return b.setInstanceId(req.instanceId()).setRack(req.rack()).setSubscriptions(req.subscriptions())
+                .setWeight(req.weight());
     }
 
     private static boolean sameIdentity(Member a, Member b) {
         return a.instanceId().equals(b.instanceId()) && a.rack().equals(b.rack())
-                && a.subscriptions().equals(b.subscriptions());
+                && a.subscriptions().equals(b.subscriptions()) && a.weight() == b.weight();
     }
 }

@@ -95,6 +95,13 @@ final class ItFleet implements AutoCloseable {
         return w;
     }
 
+    /** Starts worker {@code id} with {@code settings} and {@code env} added to its environment. */
+    WorkerProcess start(String id, Map<String, String> settings, Map<String, String> env) throws IOException {
+        WorkerProcess w = WorkerProcess.start(dist, dir, id, id, settings, env);
+        workers.add(w);
+        return w;
+    }
+
     /** Every worker started so far, in start order. */
     List<WorkerProcess> workers() {
         return List.copyOf(workers);

@@ -72,9 +72,21 @@ class RedisAclIntegrationTest {
         }
         StreamProducer.produce(redis, "acl", SHARDS, 5);
         awaitConsumed(redis, 25, w);
-        JsonObject health = new RestClient(ports.get(1), TOKEN).get("/health");
+        RestClient rest = new RestClient(ports.get(1), TOKEN);
+        JsonObject health = rest.get("/health");
         assertThat(health.getBoolean("redis_reachable")).as("health %s", health).isTrue();
         assertThat(health.getString("message")).doesNotContain("Redis not reachable");
+
+        // A listener created over REST on a stream the ACL does not cover fails, naming what is missing.
+        RestClient.Reply created = rest.call("POST", "/listeners", new JsonObject().put("name", "other").put("config",
+                new JsonObject().put("handler", "logging-sink").put("streams", "other:1").put("group", "other")
+                        .put("concurrency", "1")), true);
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        String failed = w.await("Listener other failed to start on w0: ", JOIN);
+        assertThat(failed).contains("Redis user 'shardline' (redis.user) lacks permissions the worker needs: ",
+                "FCALL on key '{other:0}", "XADD on key 'other.dlq'");
+        StreamProducer.produce(redis, "acl", SHARDS, 5);
+        awaitConsumed(redis, 30, w);
     }
 
     @Test

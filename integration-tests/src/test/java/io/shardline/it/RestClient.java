@@ -49,13 +49,17 @@ final class RestClient {
 
     /** Any request; a connection failure is an assertion error naming the request. */
     Reply call(String method, String path, JsonObject body, boolean withToken) {
+        return call(method, path, body == null ? null : body.encode(), withToken,
+                body == null ? java.util.Map.of() : java.util.Map.of("Content-Type", "application/json"));
+    }
+
+    /** A request with exactly {@code headers} (plus the token's when {@code withToken}). */
+    Reply call(String method, String path, String body, boolean withToken, java.util.Map<String, String> headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(20))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body.encode()));
-        if (body != null) {
-            b.header("Content-Type", "application/json");
-        }
+                        : HttpRequest.BodyPublishers.ofString(body));
+        headers.forEach(b::header);
         if (withToken) {
             b.header("Authorization", "Bearer " + token);
         }

@@ -48,6 +48,12 @@ final class WorkerProcess implements AutoCloseable {
      */
     static WorkerProcess start(Path distDir, Path workDir, String fileId, String workerId, Map<String, String> settings)
             throws IOException {
+        return start(distDir, workDir, fileId, workerId, settings, Map.of());
+    }
+
+    /** {@link #start(Path, Path, String, String, Map)} with {@code env} added to the worker's environment. */
+    static WorkerProcess start(Path distDir, Path workDir, String fileId, String workerId, Map<String, String> settings,
+                               Map<String, String> env) throws IOException {
         Path config = workDir.resolve(fileId + ".properties");
         StringBuilder text = new StringBuilder();
         settings.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
@@ -59,6 +65,7 @@ final class WorkerProcess implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile());
         pb.environment().put("JAVA_OPTS", "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
+        pb.environment().putAll(env);
         long started = System.nanoTime();
         return new WorkerProcess(workerId, config, output, pb.start(), started);
     }

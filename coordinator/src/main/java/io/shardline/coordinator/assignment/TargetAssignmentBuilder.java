@@ -118,14 +118,15 @@ public final class TargetAssignmentBuilder {
                     Collections.emptySortedSet()));
             ownedSets.put(m.memberId(), owned);
             specs.add(new MemberSubscription(m.memberId(), m.instanceId(), m.rack(), subscribed, owned,
-                    assignmentEpoch));
+                    assignmentEpoch, m.weight()));
         }
         return new GroupSpec(specs);
     }
 
     private ShardDescriber describer() {
         TreeMap<String, StreamDescription> streams = new TreeMap<>();
-        config.streams().forEach((name, count) -> streams.put(name, StreamDescription.of(name, count)));
+        config.streams().forEach((name, count) -> streams.put(name,
+                new StreamDescription(name, count, config.racks().getOrDefault(name, List.of()))));
         return new ShardDescriber(streams);
     }
 

@@ -21,7 +21,8 @@ import io.shardline.api.assignor.ShardDescriber;
  *       unlike Kafka, an owned shard is never moved only to improve rack locality.</li>
  * </ul>
  * Identical subscriptions take the {@link ConstrainedAssignmentBuilder}, others the near-linear
- * {@link GeneralAssignmentBuilder}. Members are ordered by member id, so the result does not depend on the
+ * {@link GeneralAssignmentBuilder}; members of different weights the {@link WeightedStickyBuilder} (shares
+ * proportional to weight). Members are ordered by member id, so the result does not depend on the
  * order of the input. Stateless and thread-safe.
  */
 public final class StickyAssignor implements Assignor {
@@ -46,6 +47,9 @@ public final class StickyAssignor implements Assignor {
             int[] none = new int[in.shardCount()];
             java.util.Arrays.fill(none, -1);
             return none;
+        }
+        if (WeightedShares.weighted(in.members)) {
+            return new WeightedStickyBuilder(in).build();
         }
         return in.identicalSubscriptions()
                 ? new ConstrainedAssignmentBuilder(in).build()

@@ -98,7 +98,8 @@ public final class Group {
     private void replayMetadata(MemberMetadataRecord r) {
         Member existing = members.get(r.memberId());
         Member.Builder b = existing == null ? new Member.Builder(r.memberId()) : new Member.Builder(existing);
-        existing = b.setInstanceId(r.instanceId()).setRack(r.rack()).setSubscriptions(r.subscriptions()).build();
+        existing = b.setInstanceId(r.instanceId()).setRack(r.rack()).setSubscriptions(r.subscriptions())
+                .setWeight(r.weight()).build();
         members.put(r.memberId(), existing);
         instanceIndex.values().remove(r.memberId());
         r.instanceId().ifPresent(i -> instanceIndex.put(i, r.memberId()));

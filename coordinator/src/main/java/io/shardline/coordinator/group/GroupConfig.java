@@ -1,10 +1,13 @@
 package io.shardline.coordinator.group;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What the coordinator needs to know about a group besides its members. Immutable.
@@ -19,6 +22,9 @@ import java.util.TreeMap;
  *     timeout): a member whose revocation is pending longer is fenced, so a hung drain never blocks a shard's
  *     move. {@code 0} reads as {@link #DEFAULT_REBALANCE_TIMEOUT_MS} (configurations persisted before the field
  *     existed)
+ * @param racks per stream, the racks (zones) holding each shard's data ({@code racks.get(stream).get(i)} for
+ *     shard {@code i}), passed to the assignor so rack-aware ones prefer members in the same zone; a stream not
+ *     listed has no rack information
  */
 public record GroupConfig(
         String groupId,
@@ -27,7 +33,8 @@ public record GroupConfig(
         RebalanceProtocol protocol,
         int sessionTimeoutMs,
         int heartbeatIntervalMs,
-        int rebalanceTimeoutMs) {
+        int rebalanceTimeoutMs,
+        SortedMap<String, List<Set<String>>> racks) {
 
     /** The rebalance timeout when none is given: the worker default of {@code rebalance.timeout.ms}. */
     public static final int DEFAULT_REBALANCE_TIMEOUT_MS = 30_000;
@@ -71,6 +78,25 @@ public record GroupConfig(
             throw new IllegalArgumentException("group '" + groupId + "': rebalance timeout must be > 0 ms, was "
                     + rebalanceTimeoutMs);
         }
+        TreeMap<String, List<Set<String>>> rackCopy = new TreeMap<>();
+        if (racks != null) {
+            for (Map.Entry<String, List<Set<String>>> e : racks.entrySet()) {
+                Integer count = streams.get(e.getKey());
+                if (count == null || e.getValue().size() != count) {
+                    throw new IllegalArgumentException("group '" + groupId + "': racks of stream '" + e.getKey()
+                            + "' must list one entry per shard (" + count + "), has " + e.getValue().size());
+                }
+                rackCopy.put(e.getKey(), e.getValue().stream().map(r -> (Set<String>) new TreeSet<>(r))
+                        .map(Collections::unmodifiableSet).toList());
+            }
+        }
+        racks = Collections.unmodifiableSortedMap(rackCopy);
+    }
+
+    /** A group without rack information. */
+    public GroupConfig(String groupId, SortedMap<String, Integer> streams, String assignor, RebalanceProtocol protocol,
+            int sessionTimeoutMs, int heartbeatIntervalMs, int rebalanceTimeoutMs) {
+        this(groupId, streams, assignor, protocol, sessionTimeoutMs, heartbeatIntervalMs, rebalanceTimeoutMs, null);
     }
 
     /** A group with the {@link #DEFAULT_REBALANCE_TIMEOUT_MS default rebalance timeout}. */
@@ -87,22 +113,40 @@ public record GroupConfig(
                 sessionTimeoutMs, heartbeatIntervalMs);
     }
 
-    /** A copy with another shard set. */
+    /** A copy with another shard set; rack information is kept for the streams whose shard count is unchanged. */
     public GroupConfig withStreams(Map<String, Integer> newStreams) {
+        TreeMap<String, List<Set<String>>> kept = new TreeMap<>();
+        racks.forEach((stream, list) -> {
+            if (Integer.valueOf(list.size()).equals(newStreams.get(stream))) {
+                kept.put(stream, list);
+            }
+        });
         return new GroupConfig(groupId, new TreeMap<>(newStreams), assignor, protocol, sessionTimeoutMs,
-                heartbeatIntervalMs, rebalanceTimeoutMs);
+                heartbeatIntervalMs, rebalanceTimeoutMs, kept);
     }
 
     /** A copy with another protocol. */
     public GroupConfig withProtocol(RebalanceProtocol newProtocol) {
         return new GroupConfig(groupId, streams, assignor, newProtocol, sessionTimeoutMs, heartbeatIntervalMs,
-                rebalanceTimeoutMs);
+                rebalanceTimeoutMs, racks);
     }
 
     /** A copy with another rebalance timeout. */
     public GroupConfig withRebalanceTimeoutMs(int newRebalanceTimeoutMs) {
         return new GroupConfig(groupId, streams, assignor, protocol, sessionTimeoutMs, heartbeatIntervalMs,
-                newRebalanceTimeoutMs);
+                newRebalanceTimeoutMs, racks);
+    }
+
+    /** A copy with the given shard racks (see {@link #racks}). */
+    public GroupConfig withRacks(Map<String, List<Set<String>>> newRacks) {
+        return new GroupConfig(groupId, streams, assignor, protocol, sessionTimeoutMs, heartbeatIntervalMs,
+                rebalanceTimeoutMs, new TreeMap<>(newRacks));
+    }
+
+    /** The racks holding shard {@code index} of {@code stream}; empty when unknown. */
+    public Set<String> racksOf(String stream, int index) {
+        List<Set<String>> list = racks.get(stream);
+        return list == null || index >= list.size() ? Set.of() : list.get(index);
     }
 
     /** The shard count of {@code stream}, or -1 when the group does not manage it. */

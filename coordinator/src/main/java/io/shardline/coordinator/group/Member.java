@@ -30,6 +30,7 @@ import java.util.TreeSet;
  * @param state where the member is in reconciliation
  * @param assigned shards granted to the member, with their owner epochs
  * @param revoking shards taken from the member that it has not yet reported revoked
+ * @param weight its capacity relative to the other members (>= 1; 0 reads as 1)
  */
 public record Member(
         String memberId,
@@ -40,7 +41,8 @@ public record Member(
         int previousMemberEpoch,
         MemberState state,
         SortedMap<ShardId, Integer> assigned,
-        SortedSet<ShardId> revoking) {
+        SortedSet<ShardId> revoking,
+        int weight) {
 
     /** Validates and copies. */
     public Member {
@@ -51,6 +53,7 @@ public record Member(
         Objects.requireNonNull(state, "state");
         assigned = Collections.unmodifiableSortedMap(new TreeMap<>(assigned));
         revoking = Collections.unmodifiableSortedSet(new TreeSet<>(revoking));
+        weight = Math.max(1, weight);
         for (ShardId s : revoking) {
             if (assigned.containsKey(s)) {
                 throw new IllegalArgumentException("member '" + memberId + "': shard " + s
@@ -85,6 +88,7 @@ public record Member(
         private MemberState state = MemberState.STABLE;
         private SortedMap<ShardId, Integer> assigned = new TreeMap<>();
         private SortedSet<ShardId> revoking = new TreeSet<>();
+        private int weight = 1;
 
         /** A new member with epoch 0 and nothing assigned. */
         public Builder(String memberId) {
@@ -102,6 +106,13 @@ public record Member(
             this.state = member.state;
             this.assigned = member.assigned;
             this.revoking = member.revoking;
+            this.weight = member.weight;
+        }
+
+        /** Sets the weight. */
+        public Builder setWeight(int value) {
+            this.weight = value;
+            return this;
         }
 
         /** Sets the static instance id. */
@@ -172,7 +183,7 @@ public record Member(
         /** The member. */
         public Member build() {
             return new Member(memberId, instanceId, rack, subscriptions, memberEpoch, previousMemberEpoch, state,
-                    assigned, revoking);
+                    assigned, revoking, weight);
         }
     }
 }

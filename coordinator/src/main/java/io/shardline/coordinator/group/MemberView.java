@@ -22,6 +22,7 @@ import java.util.SortedSet;
  * @param revoking shards it must still report revoked (pending revocations)
  * @param revocationDeadlineMs when its pending revocations run out of time and it is fenced (rebalance timeout,
  *     coordinator clock), -1 when it has nothing to revoke
+ * @param weight its weight (share of shards relative to the others)
  */
 public record MemberView(
         String memberId,
@@ -36,7 +37,8 @@ public record MemberView(
         SortedMap<ShardId, Integer> assigned,
         SortedSet<ShardId> pending,
         SortedSet<ShardId> revoking,
-        long revocationDeadlineMs) {
+        long revocationDeadlineMs,
+        int weight) {
 
     /** The view of {@code member} in {@code group}. */
     public static MemberView of(Group group, Member member) {
@@ -45,6 +47,6 @@ public record MemberView(
                 member.state(), member.memberEpoch(), lease == null ? -1 : lease,
                 group.reportedAssignmentEpoch(member.memberId()), group.target(member.memberId()),
                 member.assigned(), group.pending(member), member.revoking(),
-                group.revocationDeadline(member.memberId()));
+                group.revocationDeadline(member.memberId()), member.weight());
     }
 }

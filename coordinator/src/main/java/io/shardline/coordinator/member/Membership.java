@@ -109,7 +109,7 @@ public final class Membership {
         HeartbeatRequest request = new HeartbeatRequest(config.groupId(), config.memberId(), join ? 0 : memberEpoch,
                 config.instanceId(), config.rack(), config.subscriptions(),
                 join ? new TreeSet<>() : new TreeSet<>(owned.keySet()), join ? List.of() : reports,
-                join ? 0 : assignmentEpoch);
+                join ? 0 : assignmentEpoch, config.weight());
         inFlightId = nextRequestId++;
         inFlightSentAtMs = nowMs;
         inFlightRevoked = new HashSet<>(revokedUnsent);

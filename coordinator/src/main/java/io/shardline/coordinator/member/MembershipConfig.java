@@ -21,6 +21,7 @@ import java.util.TreeSet;
  * @param rebalanceTimeoutMs how long a revoked shard may take to drain: a member whose drain takes longer fences
  *     itself (stops everything and rejoins), as the coordinator fences it at its own, earlier deadline; the
  *     group's {@code rebalanceTimeoutMs}
+ * @param weight the member's weight ({@code member.weight}, >= 1), sent with every heartbeat
  */
 public record MembershipConfig(
         String groupId,
@@ -30,7 +31,8 @@ public record MembershipConfig(
         SortedSet<String> subscriptions,
         int initialHeartbeatIntervalMs,
         int selfFenceMarginMs,
-        int rebalanceTimeoutMs) {
+        int rebalanceTimeoutMs,
+        int weight) {
 
     /** Validates and copies; errors name the field and value. */
     public MembershipConfig {
@@ -50,10 +52,21 @@ public record MembershipConfig(
             throw new IllegalArgumentException("member '" + memberId + "': self-fence margin must be > 0 ms, was "
                     + selfFenceMarginMs);
         }
+        if (weight < 1) {
+            throw new IllegalArgumentException("member '" + memberId + "': weight must be >= 1, was " + weight);
+        }
         if (rebalanceTimeoutMs <= 0) {
             throw new IllegalArgumentException("member '" + memberId + "': rebalance timeout must be > 0 ms, was "
                     + rebalanceTimeoutMs);
         }
+    }
+
+    /** A member of weight 1. */
+    public MembershipConfig(String groupId, String memberId, Optional<String> instanceId, Optional<String> rack,
+            SortedSet<String> subscriptions, int initialHeartbeatIntervalMs, int selfFenceMarginMs,
+            int rebalanceTimeoutMs) {
+        this(groupId, memberId, instanceId, rack, subscriptions, initialHeartbeatIntervalMs, selfFenceMarginMs,
+                rebalanceTimeoutMs, 1);
     }
 
     /** A member with the default rebalance timeout ({@link GroupConfig#DEFAULT_REBALANCE_TIMEOUT_MS}). */

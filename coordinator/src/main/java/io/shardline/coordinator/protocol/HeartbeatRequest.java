@@ -24,6 +24,7 @@ import java.util.TreeSet;
  * @param owned the shards the member processes now (started and not being revoked)
  * @param revoking the shards the member is giving back, with their state
  * @param assignmentEpoch the assignment epoch of the last answer the member applied (0 before the first)
+ * @param weight the member's weight ({@code member.weight}; 0 reads as 1)
  */
 public record HeartbeatRequest(
         String groupId,
@@ -34,7 +35,8 @@ public record HeartbeatRequest(
         SortedSet<String> subscriptions,
         SortedSet<ShardId> owned,
         List<RevokeReport> revoking,
-        int assignmentEpoch) {
+        int assignmentEpoch,
+        int weight) {
 
     /** The epoch a member sends to join or rejoin. */
     public static final int JOIN_EPOCH = 0;
@@ -54,6 +56,14 @@ public record HeartbeatRequest(
         subscriptions = Collections.unmodifiableSortedSet(new TreeSet<>(subscriptions));
         owned = Collections.unmodifiableSortedSet(new TreeSet<>(owned));
         revoking = List.copyOf(revoking);
+        weight = Math.max(1, weight);
+    }
+
+    /** A heartbeat of a member of weight 1. */
+    public HeartbeatRequest(String groupId, String memberId, int memberEpoch, Optional<String> instanceId,
+            Optional<String> rack, SortedSet<String> subscriptions, SortedSet<ShardId> owned, List<RevokeReport> revoking,
+            int assignmentEpoch) {
+        this(groupId, memberId, memberEpoch, instanceId, rack, subscriptions, owned, revoking, assignmentEpoch, 1);
     }
 
     /** True for a join (epoch 0). */

@@ -25,7 +25,7 @@ public final class Records {
     /** The member's identity and subscriptions. */
     public static MemberMetadataRecord newMemberMetadataRecord(String groupId, Member member) {
         return new MemberMetadataRecord(groupId, member.memberId(), member.instanceId(), member.rack(),
-                member.subscriptions());
+                member.subscriptions(), member.weight());
     }
 
     /** The member is gone. */

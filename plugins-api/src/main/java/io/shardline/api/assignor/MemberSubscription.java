@@ -19,6 +19,8 @@ import java.util.SortedSet;
  *     {@link StreamShardMap})
  * @param generation the generation in which {@code owned} was assigned; when two members claim the same shard
  *     the higher generation wins and equal generations void the claim for both
+ * @param weight the member's capacity relative to the others ({@code member.weight}, default 1): the sticky,
+ *     cooperative-sticky and round-robin assignors give members shares proportional to their weights
  */
 public record MemberSubscription(
         String memberId,
@@ -26,7 +28,8 @@ public record MemberSubscription(
         Optional<String> rack,
         SortedSet<String> subscriptions,
         SortedMap<String, ShardSet> owned,
-        int generation) {
+        int generation,
+        int weight) {
 
     /** Generation of a member that reported no generation (Kafka's {@code DEFAULT_GENERATION}). */
     public static final int DEFAULT_GENERATION = -1;
@@ -42,6 +45,15 @@ public record MemberSubscription(
         rack = Objects.requireNonNullElse(rack, Optional.empty());
         subscriptions = StreamNameSet.copyOf(subscriptions);
         owned = StreamShardMap.copyOf(owned);
+        if (weight < 1) {
+            throw new IllegalArgumentException("member '" + memberId + "': weight must be >= 1, was " + weight);
+        }
+    }
+
+    /** A member of weight 1. */
+    public MemberSubscription(String memberId, Optional<String> instanceId, Optional<String> rack,
+            SortedSet<String> subscriptions, SortedMap<String, ShardSet> owned, int generation) {
+        this(memberId, instanceId, rack, subscriptions, owned, generation, 1);
     }
 
     /** A member without instance id, rack or owned shards. */
@@ -52,17 +64,25 @@ public record MemberSubscription(
 
     /** A copy owning {@code owned} since {@code generation}. */
     public MemberSubscription withOwned(Map<String, ShardSet> owned, int generation) {
-        return new MemberSubscription(memberId, instanceId, rack, subscriptions, StreamShardMap.copyOf(owned), generation);
+        return new MemberSubscription(memberId, instanceId, rack, subscriptions, StreamShardMap.copyOf(owned), generation,
+                weight);
     }
 
     /** A copy with the given rack. */
     public MemberSubscription withRack(String rack) {
-        return new MemberSubscription(memberId, instanceId, Optional.ofNullable(rack), subscriptions, owned, generation);
+        return new MemberSubscription(memberId, instanceId, Optional.ofNullable(rack), subscriptions, owned, generation,
+                weight);
     }
 
     /** A copy with the given static instance id. */
     public MemberSubscription withInstanceId(String instanceId) {
-        return new MemberSubscription(memberId, Optional.ofNullable(instanceId), rack, subscriptions, owned, generation);
+        return new MemberSubscription(memberId, Optional.ofNullable(instanceId), rack, subscriptions, owned, generation,
+                weight);
+    }
+
+    /** A copy with the given weight. */
+    public MemberSubscription withWeight(int weight) {
+        return new MemberSubscription(memberId, instanceId, rack, subscriptions, owned, generation, weight);
     }
 
     /** Total number of owned shards over all streams. */

@@ -61,8 +61,12 @@ public final class ConfigDef {
         }
     }
 
-    /** Unknown keys whose names look like secrets have their value hidden in errors. */
-    private static final Pattern SECRET_NAME = Pattern.compile("(?i)(password|secret|token|credential)");
+    /**
+     * Unknown keys whose names look like secrets (also misspelled: {@code passwrd}, {@code pwd}) have their
+     * value hidden in errors, as have those whose closest known key is a PASSWORD.
+     */
+    private static final Pattern SECRET_NAME = Pattern.compile(
+            "(?i)(pass|pwd|secret|token|cred|auth|private|apikey|api\\.key)");
 
     private final Map<String, ConfigKey> keys = new LinkedHashMap<>();
     private final List<Prefix> prefixes = new ArrayList<>();
@@ -218,7 +222,7 @@ public final class ConfigDef {
             if (!holds) {
                 Optional<RawConfig.RawValue> source = raw.get(rule.key());
                 ConfigKey key = keys.get(rule.key());
-                String shown = source.map(s -> key == null ? s.text() : shown(key, s.text())).orElse(null);
+                String shown = source.map(s -> key == null ? Password.maskUserInfo(s.text()) : shown(key, s.text())).orElse(null);
                 errors.add(new ConfigError(rule.key(), shown,
                         source.map(RawConfig.RawValue::file).orElse(raw.file()),
                         source.map(RawConfig.RawValue::line).orElse(0),
@@ -232,15 +236,17 @@ public final class ConfigDef {
     }
 
     private ConfigError unknownKey(RawConfig.RawValue value) {
-        String reason = "unknown key"
-                + Suggestions.closest(value.key(), keys.keySet()).map(s -> " (did you mean '" + s + "'?)").orElse("");
-        boolean secretLooking = SECRET_NAME.matcher(value.key()).find();
-        String shown = secretLooking && !Placeholders.containsPlaceholder(value.text()) ? Password.HIDDEN : value.text();
+        Optional<String> closest = Suggestions.closest(value.key(), keys.keySet());
+        String reason = "unknown key" + closest.map(s -> " (did you mean '" + s + "'?)").orElse("");
+        boolean secretLooking = SECRET_NAME.matcher(value.key()).find()
+                || closest.map(k -> keys.get(k).type() == ConfigType.PASSWORD).orElse(false);
+        String shown = secretLooking && !Placeholders.containsPlaceholder(value.text()) ? Password.HIDDEN
+                : Password.maskUserInfo(value.text());
         return new ConfigError(value.key(), shown, value.file(), value.line(), reason);
     }
 
     /** The value as it may appear in an error: passwords hidden, placeholders unresolved. */
     private static String shown(ConfigKey key, String text) {
-        return key.type() == ConfigType.PASSWORD ? Password.HIDDEN : text;
+        return key.type() == ConfigType.PASSWORD ? Password.HIDDEN : Password.maskUserInfo(text);
     }
 }

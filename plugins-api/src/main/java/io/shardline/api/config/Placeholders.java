@@ -5,7 +5,9 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -39,6 +41,38 @@ public final class Placeholders {
     /** A resolver over the process environment. */
     public static Placeholders system() {
         return new Placeholders(System::getenv);
+    }
+
+    /**
+     * One placeholder as written, e.g. {@code ${file:/etc/secrets.properties:pw}}: provider {@code file},
+     * argument {@code /etc/secrets.properties:pw}.
+     *
+     * @param provider the text before the first colon ({@code env}, {@code file}, or an unknown one)
+     * @param argument the text after it
+     */
+    public record Reference(String provider, String argument) {
+
+        /** The placeholder as written. */
+        public String text() {
+            return "${" + provider + ":" + argument + "}";
+        }
+
+        /** For a well-formed {@code ${file:path:key}}: the path as written (the text before the last colon). */
+        public java.util.Optional<String> filePath() {
+            int colon = argument.lastIndexOf(':');
+            return "file".equals(provider) && colon > 0 && colon < argument.length() - 1
+                    ? java.util.Optional.of(argument.substring(0, colon)) : java.util.Optional.empty();
+        }
+    }
+
+    /** Every placeholder in {@code text}, in order, unresolved (to check them against a policy first). */
+    public static List<Reference> references(String text) {
+        Matcher m = PLACEHOLDER.matcher(text);
+        List<Reference> out = new ArrayList<>();
+        while (m.find()) {
+            out.add(new Reference(m.group(1), m.group(2)));
+        }
+        return out;
     }
 
     /** Whether the text contains a placeholder. */

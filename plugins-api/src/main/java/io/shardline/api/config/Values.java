@@ -81,9 +81,9 @@ final class Values {
             return Password.HIDDEN;
         }
         if (value instanceof List<?> list) {
-            return String.join(",", list.stream().map(String::valueOf).toList());
+            return Password.maskUserInfo(String.join(",", list.stream().map(String::valueOf).toList()));
         }
-        return String.valueOf(value);
+        return Password.maskUserInfo(String.valueOf(value));
     }
 
     private static Double parseDouble(String trimmed) {

@@ -36,7 +36,7 @@ public final class AssignmentProblemReader {
     private static final Set<String> ROOT_FIELDS = Set.of("streams", "members");
     private static final Set<String> STREAM_FIELDS = Set.of("shards", "racks");
     private static final Set<String> MEMBER_FIELDS =
-            Set.of("memberId", "instanceId", "rack", "subscriptions", "owned", "generation");
+            Set.of("memberId", "instanceId", "rack", "subscriptions", "owned", "generation", "weight");
 
     private final ObjectMapper mapper = new ObjectMapper()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
@@ -149,7 +149,12 @@ public final class AssignmentProblemReader {
             TreeMap<String, ShardSet> owned = owned(m.get("owned"), path + ".owned", shards);
             JsonNode gen = m.get("generation");
             int generation = gen == null || gen.isNull() ? DEFAULT_GENERATION : integer(gen, path + ".generation");
-            members.add(new MemberSubscription(memberId, instanceId, rack, subscriptions, owned, generation));
+            JsonNode weightNode = m.get("weight");
+            int weight = weightNode == null || weightNode.isNull() ? 1 : integer(weightNode, path + ".weight");
+            if (weight < 1) {
+                throw BadInputException.at(path + ".weight", "must be >= 1, was " + weight);
+            }
+            members.add(new MemberSubscription(memberId, instanceId, rack, subscriptions, owned, generation, weight));
         }
         return new GroupSpec(members);
     }

@@ -54,13 +54,24 @@ public final class StartWorker implements Callable<Integer> {
         Path pidFile = PidFile.of(config);
         Worker worker;
         try {
-            PidFile.write(pidFile);
+            PidFile.claim(pidFile);
+        } catch (PidFile.AlreadyRunningException e) {
+            log.error("Worker {} runs already (pid {}, pid file {}); not starting a second one", config.workerId(),
+                    e.pid(), pidFile);
+            System.err.println("start-worker: worker " + config.workerId() + " runs already (pid " + e.pid()
+                    + ", pid file " + pidFile + "); stop it first with bin/stop-worker " + workerProperties);
+            return 3;
+        } catch (java.io.IOException e) {
+            System.err.println("start-worker: cannot write the pid file " + pidFile + ": " + e.getMessage());
+            return 3;
+        }
+        try {
             worker = Worker.start(config, home, Placeholders.system());
         } catch (ConfigException e) {
             System.err.println(e.getMessage());
             PidFile.deleteIfOurs(pidFile);
             return 2;
-        } catch (RuntimeException | java.io.IOException e) {
+        } catch (RuntimeException e) {
             // Cluster, Redis (RedisDisconnectedException names the address), ports, Vert.x: one line, exit 3.
             log.error("Worker {} could not start: {}", config.workerId(), e.getMessage());
             System.err.println("start-worker: " + e.getMessage());

@@ -79,6 +79,25 @@ public record ClusterSecurity(Password secret, String tlsKeyPath, String tlsCert
                 .setClientAuth(ClientAuth.REQUIRED);
     }
 
+    /**
+     * A warning for the start log when neither protection is on and {@code host} is not a loopback address (anyone
+     * who reaches it with the cluster name joins), else empty. Resolves {@code host}: call it off the event loop.
+     */
+    public java.util.Optional<String> exposureWarning(String host, int port) {
+        if (secret != null || tls()) {
+            return java.util.Optional.empty();
+        }
+        try {
+            if (java.net.InetAddress.getByName(host).isLoopbackAddress()) {
+                return java.util.Optional.empty();
+            }
+        } catch (java.net.UnknownHostException e) {
+            // Hazelcast reports an unresolvable host itself; warn anyway.
+        }
+        return java.util.Optional.of("cluster port " + host + ":" + port + " is open to anyone who reaches it with "
+                + "the cluster.name: set cluster.secret and cluster.tls.* (docs/security.md, \"Cluster port\")");
+    }
+
     /** For the start log: what protects the ports (never the secret). */
     public String describe() {
         return "join secret " + (secret == null ? "off" : "on") + ", event-bus TLS "

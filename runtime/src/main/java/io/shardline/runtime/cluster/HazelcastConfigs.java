@@ -32,6 +32,8 @@ public final class HazelcastConfigs {
                 .setClusterName(settings.security().hazelcastClusterName(settings.clusterName()))
                 .setInstanceName("shardline-" + settings.workerId() + "-" + settings.port());
         config.setProperty("hazelcast.phone.home.enabled", "false");
+        // A derived cluster name is the join credential: keep it out of the prefix of every Hazelcast log line.
+        config.setProperty("hazelcast.logging.details.enabled", Boolean.toString(settings.security().secret() == null));
         config.setProperty("hazelcast.logging.type", "slf4j");
         // The worker stops Hazelcast itself, after its members have left their groups.
         config.setProperty("hazelcast.shutdownhook.enabled", "false");

@@ -69,6 +69,7 @@ public final class WorkerCluster {
             throwIfWorkerIdTaken(hazelcast, settings.workerId());
             long vertxStarted = System.nanoTime();
             LOG.info("Cluster ports: {}", settings.security().describe());
+            settings.security().exposureWarning(settings.host(), settings.port()).ifPresent(LOG::warn);
             VertxOptions options = new VertxOptions().setEventBusOptions(settings.security().applyTo(new EventBusOptions()
                     .setHost(settings.host()).setPort(0).setClusterPublicHost(settings.host())));
             Vertx vertx = Vertx.builder().with(options).withClusterManager(new HazelcastClusterManager(hazelcast))

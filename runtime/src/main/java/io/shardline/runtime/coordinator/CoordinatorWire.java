@@ -15,6 +15,8 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -51,7 +53,7 @@ public final class CoordinatorWire {
                 .put("instanceId", r.instanceId().orElse(null)).put("rack", r.rack().orElse(null))
                 .put("subscriptions", new JsonArray(new ArrayList<>(r.subscriptions())))
                 .put("owned", shards(r.owned())).put("revoking", revoking)
-                .put("assignmentEpoch", r.assignmentEpoch());
+                .put("assignmentEpoch", r.assignmentEpoch()).put("weight", r.weight());
     }
 
     public static HeartbeatRequest heartbeatRequest(JsonObject j) {
@@ -64,7 +66,8 @@ public final class CoordinatorWire {
         j.getJsonArray("subscriptions", new JsonArray()).forEach(s -> subscriptions.add((String) s));
         return new HeartbeatRequest(j.getString("groupId"), j.getString("memberId"), j.getInteger("memberEpoch"),
                 Optional.ofNullable(j.getString("instanceId")), Optional.ofNullable(j.getString("rack")),
-                subscriptions, shardSet(j.getJsonArray("owned")), revoking, j.getInteger("assignmentEpoch"));
+                subscriptions, shardSet(j.getJsonArray("owned")), revoking, j.getInteger("assignmentEpoch"),
+                j.getInteger("weight", 1));
     }
 
     public static JsonObject toJson(HeartbeatResponse r) {
@@ -108,7 +111,33 @@ public final class CoordinatorWire {
         return new JsonObject().put(OP, CONFIGURE).put("groupId", c.groupId()).put("streams", streams)
                 .put("assignor", c.assignor()).put("protocol", c.protocol().name())
                 .put("sessionTimeoutMs", c.sessionTimeoutMs()).put("heartbeatIntervalMs", c.heartbeatIntervalMs())
-                .put("rebalanceTimeoutMs", c.rebalanceTimeoutMs());
+                .put("rebalanceTimeoutMs", c.rebalanceTimeoutMs()).put("racks", racks(c));
+    }
+
+    private static JsonObject racks(GroupConfig c) {
+        JsonObject out = new JsonObject();
+        c.racks().forEach((stream, shards) -> {
+            JsonArray list = new JsonArray();
+            shards.forEach(zones -> list.add(new JsonArray(new ArrayList<>(zones))));
+            out.put(stream, list);
+        });
+        return out;
+    }
+
+    private static SortedMap<String, List<Set<String>>> racks(JsonObject j) {
+        TreeMap<String, List<Set<String>>> out = new TreeMap<>();
+        if (j != null) {
+            j.forEach(e -> {
+                List<Set<String>> shards = new ArrayList<>();
+                ((JsonArray) e.getValue()).forEach(z -> {
+                    Set<String> zones = new TreeSet<>();
+                    ((JsonArray) z).forEach(x -> zones.add(String.valueOf(x)));
+                    shards.add(zones);
+                });
+                out.put(e.getKey(), shards);
+            });
+        }
+        return out;
     }
 
     public static GroupConfig groupConfig(JsonObject j) {
@@ -117,7 +146,7 @@ public final class CoordinatorWire {
         return new GroupConfig(j.getString("groupId"), streams, j.getString("assignor"),
                 RebalanceProtocol.valueOf(j.getString("protocol", RebalanceProtocol.COOPERATIVE.name())),
                 j.getInteger("sessionTimeoutMs"), j.getInteger("heartbeatIntervalMs"),
-                j.getInteger("rebalanceTimeoutMs", 0));
+                j.getInteger("rebalanceTimeoutMs", 0), racks(j.getJsonObject("racks")));
     }
 
     private static JsonArray shards(java.util.Collection<ShardId> shards) {

@@ -9,6 +9,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -63,7 +65,9 @@ public final class ReadModelWire {
                     .put("member_epoch", m.memberEpoch())
                     .put("current", shards(m.assigned().keySet()))
                     .put("target", shards(m.target()))
-                    .put("pending_revocation", shards(m.revoking())));
+                    .put("pending_revocation", shards(m.revoking()))
+                    .put("zone", m.rack().orElse(null))
+                    .put("weight", m.weight()));
         }
         JsonObject out = new JsonObject()
                 .put("group", view.groupId())
@@ -71,6 +75,9 @@ public final class ReadModelWire {
                 .put("assignment_epoch", view.assignmentEpoch())
                 .put("assignor", view.config().assignor())
                 .put("members", members);
+        if (!view.config().racks().isEmpty()) {
+            zones(view, out);
+        }
         if (view.assignorFailure() != null) {
             out.put("assignor_error", new JsonObject().put("group_epoch", view.assignorFailure().groupEpoch())
                     .put("message", view.assignorFailure().message()));
@@ -90,6 +97,25 @@ public final class ReadModelWire {
             }
         }
         return best == null ? "unknown" : best;
+    }
+
+    /** Each shard's zones and how many shards are owned by a member in one of them (zone-local). */
+    private static void zones(GroupView view, JsonObject out) {
+        JsonObject shardZones = new JsonObject();
+        int local = 0;
+        for (Map.Entry<String, List<Set<String>>> e : view.config().racks().entrySet()) {
+            for (int i = 0; i < e.getValue().size(); i++) {
+                Set<String> zones = e.getValue().get(i);
+                shardZones.put(e.getKey() + ":" + i, new JsonArray(List.copyOf(zones)));
+                for (MemberView m : view.members()) {
+                    if (m.assigned().containsKey(new ShardId(e.getKey(), i)) && m.rack().isPresent()
+                            && zones.contains(m.rack().get())) {
+                        local++;
+                    }
+                }
+            }
+        }
+        out.put("shard_zones", shardZones).put("zone_local_shards", local);
     }
 
     private static JsonArray shards(Collection<ShardId> shards) {

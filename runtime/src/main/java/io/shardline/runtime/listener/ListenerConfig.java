@@ -45,6 +45,7 @@ public final class ListenerConfig {
     // Group protocol (issue 21): what the coordinator can do, reachable per listener.
     public static final String REBALANCE_PROTOCOL_CONFIG = "rebalance.protocol";
     public static final String STATIC_MEMBERSHIP_CONFIG = "static.membership";
+    public static final String MEMBER_WEIGHT_CONFIG = "member.weight";
 
     /** The definition every listener file is validated against. */
     public static final ConfigDef DEFINITION = define();
@@ -90,8 +91,10 @@ public final class ListenerConfig {
                         "The first retry delay; doubled per attempt.", "Retries")
                 .define(RETRY_BACKOFF_MAX_CONFIG, ConfigType.LONG, 10_000L, Validator.between(0, 3_600_000), Importance.LOW,
                         "The longest retry delay.", "Retries")
-                .define(DEAD_LETTER_STREAM_CONFIG, ConfigType.STRING, null, Validator.any(), Importance.MEDIUM,
-                        "The stream failed records are written to, with their error. Default: <listener>.dlq.", "Retries")
+                .define(DEAD_LETTER_STREAM_CONFIG, ConfigType.STRING, null, deadLetterKey(), Importance.MEDIUM,
+                        "The stream failed records are written to, with their error. Default: <listener>.dlq. "
+                                + "Must not be one of Shardline's own keys: a shard ({stream:i}, of any listener) or "
+                                + "its keys, or the cluster metadata ({shardline:...}).", "Retries")
                 .define(HANDLER_TIMEOUT_CONFIG, ConfigType.LONG, 30_000L, Validator.between(1, 86_400_000), Importance.MEDIUM,
                         "A handler call running longer counts as failed (its thread is interrupted).", "Retries")
                 .define(ACK_LINGER_CONFIG, ConfigType.LONG, ConsumerSettings.DEFAULT_ACK_LINGER_MS, Validator.between(0, 10_000),
@@ -125,7 +128,14 @@ public final class ListenerConfig {
                                 + "gracefully keeps its target reserved for session.timeout.ms, so a worker restarted "
                                 + "within that time gets the same shards back with no rebalance (a rolling restart moves "
                                 + "nothing). Its shards are not processed while it is away; one that stays away longer "
-                                + "is expired as without it.", "Group");
+                                + "is expired as without it.", "Group")
+                .define(MEMBER_WEIGHT_CONFIG, ConfigType.INT, 1, Validator.between(1, 1_000), Importance.MEDIUM,
+                        "This worker's members' capacity relative to the group's other members: the sticky, "
+                                + "cooperative-sticky and round-robin assignors give each member a share of shards "
+                                + "proportional to its weight, within one shard (with different subscriptions, per stream "
+                                + "over its subscribers). Equal weights (the default 1 everywhere) give exactly the "
+                                + "unweighted assignment; range ignores weights. Shown per member in GET /groups/{group}.",
+                        "Group");
     }
 
     private static Optional<String> checkStreams(Object value) {
@@ -194,9 +204,37 @@ public final class ListenerConfig {
         return values.getBoolean(STATIC_MEMBERSHIP_CONFIG);
     }
 
+    /** The weight of this listener's members on this worker. */
+    public int memberWeight() {
+        return values.getInt(MEMBER_WEIGHT_CONFIG);
+    }
+
     /** {@code 0} for earliest, {@code $} for latest: the start id of a new group. */
     public String startId() {
         return "earliest".equals(values.getString(START_FROM_CONFIG)) ? "0" : "$";
+    }
+
+    /**
+     * Refuses a dead-letter key that is one of Shardline's own: a shard key {@code {stream:i}} or a key derived
+     * from it (owner hashes), or anything under the metadata prefix {@code {shardline:...}}. Writing dead letters
+     * there would break that shard or the cluster (WRONGTYPE, or entries in another listener's shard).
+     */
+    private static Validator deadLetterKey() {
+        java.util.regex.Pattern shard = java.util.regex.Pattern.compile("\\{[^{}]+:\\d+}.*");
+        return Validator.custom("a stream key that is not one of Shardline's own", value -> {
+            String key = String.valueOf(value);
+            if (key.isBlank()) {
+                return java.util.Optional.of("must not be blank (leave it unset for <listener>.dlq)");
+            }
+            if (key.startsWith("{shardline:")) {
+                return java.util.Optional.of("is under Shardline's metadata prefix {shardline:...}; choose another key");
+            }
+            if (shard.matcher(key).matches()) {
+                return java.util.Optional.of("is a shard key (or one derived from it) of stream " + key.substring(1,
+                        key.lastIndexOf(':', key.indexOf('}'))) + "; choose another key, e.g. <listener>.dlq");
+            }
+            return java.util.Optional.empty();
+        });
     }
 
     /** The dead-letter stream key. */

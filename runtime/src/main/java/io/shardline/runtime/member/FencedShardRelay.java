@@ -26,6 +26,8 @@ public final class FencedShardRelay implements MemberShards.Events {
     private static final Logger LOG = LoggerFactory.getLogger(FencedShardRelay.class);
 
     private final Map<String, Target> targets = new ConcurrentHashMap<>();
+    /** Why a member's shard stopped for good, by member id (the first reason); cleared when the member goes. */
+    private final Map<String, String> failures = new ConcurrentHashMap<>();
 
     /** Routes the fences of {@code memberId} to {@code target} from now on. */
     public void register(String memberId, Target target) {
@@ -35,6 +37,17 @@ public final class FencedShardRelay implements MemberShards.Events {
     /** Stops routing the fences of {@code memberId}. */
     public void unregister(String memberId) {
         targets.remove(memberId);
+        failures.remove(memberId);
+    }
+
+    /** Why a shard of {@code memberId} stopped for good, if one did ({@link #failed}). */
+    public java.util.Optional<String> failure(String memberId) {
+        return java.util.Optional.ofNullable(failures.get(memberId));
+    }
+
+    @Override
+    public void failed(String memberId, ShardId shard, String reason) {
+        failures.putIfAbsent(memberId, reason);
     }
 
     @Override

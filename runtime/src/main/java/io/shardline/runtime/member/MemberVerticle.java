@@ -69,6 +69,9 @@ public final class MemberVerticle extends VerticleBase {
     private String viewLeader;
     /** Heartbeats in a row that failed or reached a worker that does not coordinate (for the retry backoff). */
     private int misses;
+    /** Whether the coordinator confirmed this loop's group configuration ({@link #maybeConfigure}). */
+    private boolean configured;
+    private boolean configureInFlight;
     /** When the last answer without error arrived (Long.MIN_VALUE before the first). */
     private long lastRenewalAtMs = Long.MIN_VALUE;
 
@@ -101,7 +104,7 @@ public final class MemberVerticle extends VerticleBase {
         this.retryMs = Math.max(pollMs, heartbeatIntervalMs / 5);
         this.membership = new Membership(new MembershipConfig(groupConfig.groupId(), memberId, identity.instanceId(),
                 identity.rack(), new TreeSet<>(groupConfig.streams().keySet()), heartbeatIntervalMs,
-                2 * heartbeatIntervalMs, groupConfig.rebalanceTimeoutMs()));
+                2 * heartbeatIntervalMs, groupConfig.rebalanceTimeoutMs(), identity.weight()));
     }
 
     @Override
@@ -244,6 +247,7 @@ public final class MemberVerticle extends VerticleBase {
                     }
                     if (response.error() == ErrorCode.NONE) {
                         renewed(at, leader);
+                        maybeConfigure(leader);
                     }
                     if (membership.heartbeatDue(at)) {
                         step();
@@ -322,6 +326,29 @@ public final class MemberVerticle extends VerticleBase {
         misses = 0;
         membership.onRequestFailed(now, abandoned.requestId());
         membership.expediteHeartbeat(now);
+    }
+
+    /**
+     * Once per loop, after its first answer without error, the member sends its listener's group configuration
+     * (assignor, protocol, zones...) to the coordinator that answered: a group that already existed with another
+     * configuration (the listener changed) takes this one, so a changed setting is applied, not ignored. An equal
+     * configuration changes nothing. Sent again after a failed or refused attempt.
+     */
+    private void maybeConfigure(String leader) {
+        if (configured || configureInFlight) {
+            return;
+        }
+        configureInFlight = true;
+        vertx.eventBus().<JsonObject>request(CoordinatorWire.address(clusterName, leader), CoordinatorWire.toJson(groupConfig))
+                .onComplete(ar -> context.runOnContext(x -> {
+                    configureInFlight = false;
+                    configured = ar.succeeded() && ar.result().body().getInteger("error", -1) == ErrorCode.NONE.code();
+                    if (!configured) {
+                        LOG.info("Member {}: sending group {}'s configuration to {} failed, retried after the next "
+                                + "heartbeat: {}", memberId(), groupConfig.groupId(), leader,
+                                ar.succeeded() ? ar.result().body() : ar.cause().getMessage());
+                    }
+                }));
     }
 
     private void configureGroup(String leader) {

@@ -2,6 +2,7 @@ package io.shardline.runtime.metrics;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.MetricRegistryListener;
 import io.shardline.api.handler.ShardId;
 import io.shardline.runtime.coordinator.CoordinatorHostMetrics;
 import io.shardline.coordinator.protocol.ErrorCode;
@@ -94,6 +95,13 @@ public final class DropwizardCoordinatorMetrics implements CoordinatorHostMetric
     /** Metrics in {@code registry}. */
     public DropwizardCoordinatorMetrics(MetricRegistry registry) {
         this.registry = Objects.requireNonNull(registry, "registry");
+        // A group's gauges removed from the registry (its listeners were deleted) are registered again on use.
+        registry.addListener(new MetricRegistryListener.Base() {
+            @Override
+            public void onGaugeRemoved(String name) {
+                gauges.remove(name);
+            }
+        });
         registry.gauge(GROUPS.name(), () -> (Gauge<Integer>) () -> (int) gauges.keySet().stream()
                 .filter(k -> k.endsWith(".members")).count());
     }
@@ -152,7 +160,7 @@ public final class DropwizardCoordinatorMetrics implements CoordinatorHostMetric
 
     @Override
     public void heartbeatAnswered(String groupId, long nanos) {
-        registry.timer(HEARTBEAT_LATENCY.name(groupId)).update(nanos, TimeUnit.NANOSECONDS);
+        registry.timer(HEARTBEAT_LATENCY.name(groupId), SummingTimer::new).update(nanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
@@ -163,7 +171,7 @@ public final class DropwizardCoordinatorMetrics implements CoordinatorHostMetric
 
     @Override
     public void assignmentComputed(String groupId, long nanos) {
-        registry.timer(ASSIGNMENT_TIME.name(groupId)).update(nanos, TimeUnit.NANOSECONDS);
+        registry.timer(ASSIGNMENT_TIME.name(groupId), SummingTimer::new).update(nanos, TimeUnit.NANOSECONDS);
     }
 
     private void set(String name, long value) {

@@ -2,38 +2,31 @@ package io.shardline.runtime.metrics;
 
 import com.codahale.metrics.MetricRegistry;
 import io.prometheus.client.Collector.MetricFamilySamples;
-import io.prometheus.client.dropwizard.DropwizardExports;
 import io.prometheus.client.exporter.common.TextFormat;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * A Dropwizard {@link MetricRegistry} in the Prometheus text format, through the Prometheus Java client's
- * Dropwizard bridge ({@link DropwizardExports}) and its {@link TextFormat} writer. The bridge's mapping
- * applies: meters become counters ({@code _total}), counters and numeric gauges become gauges, timers become
- * summaries in seconds, histograms summaries of their values; non-numeric gauges are skipped. The
- * {@link CatalogSampleBuilder} turns names documented in the {@link MetricCatalog} into labelled families
- * (e.g. {@code shardline_listener_records_handled_total{listener="orders"}}) and adds {@code _seconds} to
- * timers; other names (handler-defined metrics) keep the bridge's default, their sanitised name.
- * Families are written sorted by name, so the text is stable. Thread-safe.
+ * A Dropwizard {@link MetricRegistry} in the Prometheus text format: {@link RegistryCollector} turns it into
+ * labelled families named after the {@link MetricCatalog} (e.g.
+ * {@code shardline_listener_records_handled_total{listener="orders"}}), with the catalog's meaning as HELP,
+ * and the Prometheus Java client's {@link TextFormat} writes them. Families are written sorted by name, so
+ * the text is stable. Thread-safe.
  */
 public final class DropwizardExporter {
 
     /** The content type of {@link #text()}. */
     public static final String CONTENT_TYPE = TextFormat.CONTENT_TYPE_004;
 
-    private final DropwizardExports exports;
+    private final RegistryCollector collector;
 
     /** An exporter of {@code registry}. */
     public DropwizardExporter(MetricRegistry registry) {
-        Objects.requireNonNull(registry, "registry");
-        this.exports = new DropwizardExports(registry, new CatalogSampleBuilder(registry));
+        this.collector = new RegistryCollector(Objects.requireNonNull(registry, "registry"));
     }
 
     /** The registry in the Prometheus text format (version 0.0.4). */
@@ -47,10 +40,8 @@ public final class DropwizardExporter {
         return out.toString();
     }
 
-    /** The registry as the bridge's metric families, sorted by family name. */
+    /** The registry as metric families, sorted by family name. */
     public List<MetricFamilySamples> collect() {
-        List<MetricFamilySamples> families = new ArrayList<>(exports.collect());
-        families.sort(Comparator.comparing(f -> f.name));
-        return families;
+        return collector.collect();
     }
 }

@@ -1,24 +1,31 @@
 package io.shardline.runtime.metrics;
 
-import io.shardline.api.handler.ShardId;
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
 import io.shardline.runtime.rest.ControlPlane;
 import io.shardline.runtime.rest.entity.ListenerStatus;
+import io.shardline.runtime.rest.entity.MemberStatus;
 import io.shardline.runtime.rest.entity.ShardStatus;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Samples every listener's shard statuses (owner, lag, pending: one {@code HGETALL} and one
- * {@code XINFO GROUPS} per shard) into {@link ShardMetrics} every interval, while {@code active} says so
- * (the worker passes "I am the leader", so one worker exports the cluster-wide lag series instead of every
- * worker exporting the same values). At most one sample runs at a time. Thread-safe.
+ * Samples every listener's shard statuses (owner, lag, pending: one {@code HGETALL}, one {@code XINFO GROUPS}
+ * and one {@code XPENDING} per shard) every interval on every worker. Each worker keeps the shards its own
+ * members own (the leader also the unowned ones) in {@link ShardMetrics}, so every shard's lag series comes
+ * from one worker, the one that owns it; and it adds this worker's share (records handled and dead-lettered
+ * by its members, lag of those shards) to the {@link ListenerHistory} the console charts. Listeners that are
+ * gone lose every series labelled with them, and (on the leader) groups no listener uses lose theirs. At most one sample runs at a time. Thread-safe.
  */
 public final class ListenerStatusSampler implements AutoCloseable {
 
@@ -26,8 +33,12 @@ public final class ListenerStatusSampler implements AutoCloseable {
 
     private final Vertx vertx;
     private final ControlPlane plane;
+    private final String workerId;
+    private final MetricRegistry registry;
     private final ShardMetrics metrics;
-    private final BooleanSupplier active;
+    private final ListenerHistory history;
+    private final BooleanSupplier leader;
+    private final LongSupplier wallClockMs;
     private final Set<String> known = new HashSet<>();
     private long timer = -1;
     private boolean running;
@@ -35,23 +46,27 @@ public final class ListenerStatusSampler implements AutoCloseable {
     /**
      * A sampler.
      *
-     * @param active whether this worker samples now (e.g. it is the leader)
+     * @param workerId this worker, whose members' shards it exports
+     * @param leader whether this worker leads now (it also exports the unowned shards)
+     * @param wallClockMs the time of a sample (epoch milliseconds)
      */
-    public ListenerStatusSampler(Vertx vertx, ControlPlane plane, ShardMetrics metrics, BooleanSupplier active) {
+    public ListenerStatusSampler(Vertx vertx, ControlPlane plane, String workerId, MetricRegistry registry,
+                                 ShardMetrics metrics, ListenerHistory history, BooleanSupplier leader,
+                                 LongSupplier wallClockMs) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.plane = Objects.requireNonNull(plane, "plane");
+        this.workerId = Objects.requireNonNull(workerId, "workerId");
+        this.registry = Objects.requireNonNull(registry, "registry");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
-        this.active = Objects.requireNonNull(active, "active");
+        this.history = Objects.requireNonNull(history, "history");
+        this.leader = Objects.requireNonNull(leader, "leader");
+        this.wallClockMs = Objects.requireNonNull(wallClockMs, "wallClockMs");
     }
 
     /** Samples every {@code intervalMs}, starting after one interval. */
     public synchronized void start(long intervalMs) {
         if (timer < 0) {
-            timer = vertx.setPeriodic(intervalMs, id -> {
-                if (active.getAsBoolean()) {
-                    sample();
-                }
-            });
+            timer = vertx.setPeriodic(intervalMs, id -> sample());
         }
     }
 
@@ -77,6 +92,7 @@ public final class ListenerStatusSampler implements AutoCloseable {
     }
 
     private synchronized void record(Map<String, ListenerStatus> statuses) {
+        long nowMs = wallClockMs.getAsLong();
         for (String gone : known) {
             if (!statuses.containsKey(gone)) {
                 metrics.forget(gone);
@@ -84,16 +100,31 @@ public final class ListenerStatusSampler implements AutoCloseable {
         }
         known.clear();
         known.addAll(statuses.keySet());
+        history.retain(statuses.keySet());
+        // Series of deleted listeners (consumption, handler and shard metrics) and, on the leader, of groups no
+        // listener uses any more go with them.
+        ExportedName.removeUnless(registry, "listener", statuses.keySet());
+        boolean leads = leader.getAsBoolean();
+        if (leads) {
+            ExportedName.removeUnless(registry, "group", statuses.values().stream().map(ListenerStatus::group)
+                    .collect(Collectors.toSet()));
+        }
         statuses.forEach((name, status) -> {
-            long owned = 0;
-            for (ShardStatus shard : status.shards()) {
-                boolean isOwned = shard.owner() != null;
-                owned += isOwned ? 1 : 0;
-                metrics.shard(name, new ShardId(shard.stream(), shard.shard()), shard.lag() == null ? 0 : shard.lag(),
-                        shard.pending(), isOwned);
-            }
-            metrics.ownedShards(name, owned);
+            Set<String> local = status.members().stream().filter(m -> m.workerId().equals(workerId))
+                    .map(MemberStatus::id).collect(Collectors.toSet());
+            List<ShardStatus> exported = status.shards().stream()
+                    .filter(s -> s.owner() == null ? leads : local.contains(s.owner())).toList();
+            long ownedHere = exported.stream().filter(s -> s.owner() != null).count();
+            metrics.update(name, exported, ownedHere);
+            long lag = exported.stream().mapToLong(s -> s.lag() == null ? 0 : s.lag()).sum();
+            history.record(name, nowMs, count(ConsumptionMetricNames.HANDLED.name(name)),
+                    count(ConsumptionMetricNames.DEAD_LETTERED.name(name)), lag);
         });
+    }
+
+    private long count(String meter) {
+        Meter m = registry.getMeters().get(meter);
+        return m == null ? 0 : m.getCount();
     }
 
     /** Stops sampling. */

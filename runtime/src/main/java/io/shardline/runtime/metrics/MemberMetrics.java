@@ -45,7 +45,7 @@ public final class MemberMetrics {
     public MemberMetrics(MetricRegistry registry, String member) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.member = Objects.requireNonNull(member, "member");
-        latency = registry.timer(HEARTBEAT_LATENCY.name(member));
+        latency = registry.timer(HEARTBEAT_LATENCY.name(member), SummingTimer::new);
         rebalances = registry.meter(REBALANCES.name(member));
         failures = registry.meter(HEARTBEAT_FAILURES.name(member));
         registry.gauge(EPOCH.name(member), () -> (Gauge<Long>) epoch::get);

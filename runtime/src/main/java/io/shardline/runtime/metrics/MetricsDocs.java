@@ -19,15 +19,24 @@ public final class MetricsDocs {
                 .append("Every worker keeps its metrics in one Dropwizard `MetricRegistry` (injected, never a static shared\n")
                 .append("registry). They are published\n\n")
                 .append("* on **JMX**, domain `shardline` (`shardline:name=<dropwizard name>,type=<kind>`), and\n")
-                .append("* on **`GET /metrics`** in the Prometheus text format (0.0.4), written by the Prometheus Java client's Dropwizard\n"
-                        + "  bridge (`simpleclient_dropwizard`, `DropwizardExports`), or as JSON with `?format=json`.\n\n")
+                .append("* on **`GET /metrics`** in the Prometheus text format (0.0.4, written by the Prometheus Java client's\n"
+                        + "  `TextFormat`), or as JSON with `?format=json`.\n\n")
                 .append("On `/metrics` the variable parts of a name (in angle brackets below) become labels and the fixed\n")
-                .append("parts the family name. Meters are counters (`<family>_total`), Dropwizard counters and gauges are\n")
-                .append("gauges, timers are summaries in seconds (`<family>_seconds{quantile=...}` and `_count`),\n")
-                .append("histograms summaries of their values. Metrics a handler declares through `HandlerMetrics`\n")
-                .append("(`shardline.listener.<listener>.handler.<name>`) are exported under their sanitised full name.\n\n")
-                .append("Lag, pending and ownership gauges are sampled from Redis (one `HGETALL` and one `XINFO GROUPS`\n")
-                .append("per shard) by the leader only, so one worker exports the cluster-wide series.\n\n")
+                .append("parts the family name, so listener, group, member, stream and shard names are always labels. The\n")
+                .append("HELP line of each family is its meaning below. Meters are counters (`<family>_total`); gauges are\n")
+                .append("gauges; timers are summaries in seconds (`<family>_seconds{quantile=...}`, `_count` and `_sum`), so\n")
+                .append("`rate(x_seconds_sum[5m]) / rate(x_seconds_count[5m])` is the mean. Metrics a handler declares through\n")
+                .append("`HandlerMetrics` (`shardline.listener.<listener>.handler.<name>`) are exported as\n")
+                .append("`shardline_handler_<name>` with a `listener` label: counters as `_total`, timers and histograms as\n")
+                .append("summaries with `_sum`.\n\n")
+                .append("Lag, pending, oldest-pending and ownership gauges are sampled from Redis every 5 s (one `HGETALL`, one\n")
+                .append("`XINFO GROUPS` and one `XPENDING` per shard). Each worker exports the shards its own members own, and\n")
+                .append("the leader also the unowned ones, so every shard has one series in the cluster and `sum by (listener)`\n")
+                .append("over all workers counts each shard once; `shardline_listener_shards_owned` is the number owned by the\n")
+                .append("exporting worker. The series of a deleted listener (and, on the leader, of a group no listener uses)\n")
+                .append("are removed at the next sample; a member's series go when it leaves.\n\n")
+                .append("A Grafana dashboard over these families ships in the distribution as\n")
+                .append("`grafana/shardline-dashboard.json` (import it and pick the Prometheus data source).\n\n")
                 .append("| Dropwizard name | type | Prometheus family | labels | meaning |\n")
                 .append("| --- | --- | --- | --- | --- |\n");
         for (MetricTemplate t : MetricCatalog.ALL) {
@@ -42,7 +51,7 @@ public final class MetricsDocs {
     /** The name the family has in the text format. */
     static String exposed(MetricTemplate t) {
         return switch (t.type()) {
-            case METER -> t.family() + "_total";
+            case METER, COUNTER -> t.family() + "_total";
             case TIMER -> t.family() + "_seconds";
             default -> t.family();
         };

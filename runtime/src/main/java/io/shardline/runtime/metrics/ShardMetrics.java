@@ -2,17 +2,21 @@ package io.shardline.runtime.metrics;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
-import io.shardline.api.handler.ShardId;
+import com.codahale.metrics.MetricRegistryListener;
+import io.shardline.runtime.rest.entity.ShardStatus;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Per listener and shard gauges sampled from Redis by {@link ListenerStatusSampler}: lag, pending count and
- * whether the shard has an owner, plus the number of owned shards per listener. Gauges hold the last
- * sampled value. Thread-safe.
+ * whether the shard has an owner, plus the number of a listener's shards owned by this worker. Each worker
+ * exports the shards it owns (the leader also the unowned ones), so a sum over workers counts every shard
+ * once. Gauges hold the last sampled value. Thread-safe.
  */
 public final class ShardMetrics {
 
@@ -23,6 +27,11 @@ public final class ShardMetrics {
     public static final MetricTemplate PENDING = new MetricTemplate(
             "shardline.shard.<listener>.{<stream>:<shard>}.pending", MetricType.GAUGE,
             "Entries of the shard delivered to the group and not yet acknowledged (XINFO GROUPS pending).");
+    /** Age of the oldest pending entry of one shard. */
+    public static final MetricTemplate OLDEST_PENDING = new MetricTemplate(
+            "shardline.shard.<listener>.{<stream>:<shard>}.oldest-pending-seconds", MetricType.GAUGE,
+            "Seconds since the shard's oldest pending entry was delivered to its consumer (XPENDING idle time); 0 when "
+                    + "nothing is pending. A value that keeps growing means a handler is stuck on that entry.");
     /** Whether one shard is owned. */
     public static final MetricTemplate OWNED = new MetricTemplate("shardline.shard.<listener>.{<stream>:<shard>}.owned",
             MetricType.GAUGE, "1 when the shard has an owner (the group's owner hash of the shard names a member), else 0.");
@@ -31,48 +40,74 @@ public final class ShardMetrics {
             MetricType.GAUGE, "Shards of the listener that have an owner.");
 
     /** Every shard metric. */
-    public static final List<MetricTemplate> TEMPLATES = List.of(LAG, PENDING, OWNED, OWNED_SHARDS);
+    public static final List<MetricTemplate> TEMPLATES = List.of(LAG, PENDING, OLDEST_PENDING, OWNED, OWNED_SHARDS);
 
     private final MetricRegistry registry;
     private final Map<String, AtomicLong> values = new ConcurrentHashMap<>();
+    private final Map<String, Set<String>> byListener = new ConcurrentHashMap<>();
 
     /** Gauges registered in {@code registry} on first use. */
     public ShardMetrics(MetricRegistry registry) {
         this.registry = Objects.requireNonNull(registry, "registry");
-    }
-
-    /** Records the sampled state of {@code shard} of {@code listener}. */
-    public void shard(String listener, ShardId shard, long lag, long pending, boolean owned) {
-        String stream = shard.stream();
-        String index = Integer.toString(shard.index());
-        set(LAG.name(listener, stream, index), lag);
-        set(PENDING.name(listener, stream, index), pending);
-        set(OWNED.name(listener, stream, index), owned ? 1 : 0);
-    }
-
-    /** Records the number of owned shards of {@code listener}. */
-    public void ownedShards(String listener, long count) {
-        set(OWNED_SHARDS.name(listener), count);
-    }
-
-    /** Removes every gauge of {@code listener} (it was deleted). */
-    public void forget(String listener) {
-        String shardPrefix = "shardline.shard." + listener + ".{";
-        String ownedName = OWNED_SHARDS.name(listener);
-        values.keySet().removeIf(name -> {
-            boolean mine = name.startsWith(shardPrefix) || name.equals(ownedName);
-            if (mine) {
-                registry.remove(name);
+        registry.addListener(new MetricRegistryListener.Base() {
+            @Override
+            public void onGaugeRemoved(String name) {
+                values.remove(name);
             }
-            return mine;
         });
     }
 
-    private void set(String name, long value) {
+    /**
+     * Records the sampled state of the shards of {@code listener} this worker exports, and the number of its
+     * shards owned here; the series of shards it exported before and no longer does (another worker owns them
+     * now) are removed, so each shard's series comes from one worker.
+     */
+    public synchronized void update(String listener, List<ShardStatus> exported, long ownedHere) {
+        Set<String> now = new HashSet<>();
+        for (ShardStatus shard : exported) {
+            String stream = shard.stream();
+            String index = Integer.toString(shard.shard());
+            now.add(set(LAG.name(listener, stream, index), shard.lag() == null ? 0 : shard.lag()));
+            now.add(set(PENDING.name(listener, stream, index), shard.pending()));
+            now.add(setMillisAsSeconds(OLDEST_PENDING.name(listener, stream, index),
+                    shard.oldestPendingMs() == null ? 0 : shard.oldestPendingMs()));
+            now.add(set(OWNED.name(listener, stream, index), shard.owner() != null ? 1 : 0));
+        }
+        now.add(set(OWNED_SHARDS.name(listener), ownedHere));
+        Set<String> before = byListener.put(listener, now);
+        if (before != null) {
+            before.stream().filter(name -> !now.contains(name)).forEach(this::remove);
+        }
+    }
+
+    /** Removes every gauge of {@code listener} (it was deleted). */
+    public synchronized void forget(String listener) {
+        Set<String> names = byListener.remove(listener);
+        if (names != null) {
+            names.forEach(this::remove);
+        }
+    }
+
+    private void remove(String name) {
+        values.remove(name);
+        registry.remove(name);
+    }
+
+    private String setMillisAsSeconds(String name, long millis) {
+        values.computeIfAbsent(name, n -> {
+            AtomicLong holder = new AtomicLong();
+            registry.gauge(n, () -> (Gauge<Double>) () -> holder.get() / 1000.0);
+            return holder;
+        }).set(millis);
+        return name;
+    }
+
+    private String set(String name, long value) {
         values.computeIfAbsent(name, n -> {
             AtomicLong holder = new AtomicLong();
             registry.gauge(n, () -> (Gauge<Long>) holder::get);
             return holder;
         }).set(value);
+        return name;
     }
 }

@@ -82,7 +82,8 @@ public final class RedisClient {
 
     private Future<RedisServerInfo> firstServerInfo(int attempt, Backoff backoff) {
         return refreshServerInfo().recover(e -> {
-            String where = config.cluster() ? config.clusterUrls().toString() : config.url();
+            String where = io.shardline.api.config.Password.maskUserInfo(
+                    config.cluster() ? config.clusterUrls().toString() : config.url());
             String reason = RedisErrors.describe(e);
             if (RedisErrors.isRefusal(e)) {
                 // Redis answered: retrying cannot help (a wrong password or a missing permission).

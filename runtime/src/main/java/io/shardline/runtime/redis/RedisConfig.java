@@ -224,7 +224,8 @@ public record RedisConfig(
 
     @Override
     public String toString() {
-        return "RedisConfig[url=" + url + ", clusterUrls=" + clusterUrls + ", user=" + user
+        return "RedisConfig[url=" + Password.maskUserInfo(url) + ", clusterUrls="
+                + Password.maskUserInfo(String.valueOf(clusterUrls)) + ", user=" + user
                 + ", password=" + (password == null ? "none" : Password.HIDDEN) + ", tls=" + tlsEnabled()
                 + ", protocol=" + protocol + ", commandTimeoutMs=" + commandTimeoutMs + "]";
     }

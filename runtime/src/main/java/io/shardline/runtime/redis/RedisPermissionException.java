@@ -39,6 +39,7 @@ public final class RedisPermissionException extends IllegalStateException {
         return "Redis user '" + (user == null ? "default" : user) + "' (redis.user) lacks permissions the worker needs: "
                 + denials.stream().map(RedisPermissionCheck.Denial::describe).collect(Collectors.joining(", "))
                 + " (Redis answered: " + denials.get(0).reply() + "). Grant the ACL that " + hint
-                + " prints (docs/security.md, \"Redis\").";
+                + " prints, naming every stream and dead-letter key of the workers' listeners: its key patterns "
+                + "replace the user's (docs/security.md, \"Redis\").";
     }
 }

@@ -44,6 +44,12 @@ public interface ClusterView {
      */
     Future<MemberReport> members(String listener);
 
+    /**
+     * The recent history of {@code listener}: every live worker's share added up by interval
+     * ({@link io.shardline.runtime.metrics.ListenerHistory#sum}), with the workers that did not answer in time.
+     */
+    Future<HistoryReport> history(String listener);
+
     /** The coordinator's read model of {@code group}; empty when the coordinator does not know it. */
     Future<Optional<GroupView>> group(String group);
 

@@ -1,17 +1,21 @@
 package io.shardline.runtime.rest;
 
+import io.shardline.runtime.cli.Version;
+import io.shardline.runtime.metrics.ListenerHistory;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
+import java.lang.management.ManagementFactory;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * This worker's end of {@link ControlWire}: answers other workers' (and its own REST layer's) requests about
- * the listeners it runs, from {@link LocalListeners}, and re-reads the stored state when a refresh is
+ * the listeners it runs, from {@link LocalListeners}, and its share of their history ({@link ListenerHistory}),
+ * its version and uptime; and re-reads the stored state when a refresh is
  * published. Requests fail with code 400 when malformed, 500 when the local action failed. Thread-safe.
  */
 public final class ControlEndpoint implements AutoCloseable {
@@ -20,26 +24,34 @@ public final class ControlEndpoint implements AutoCloseable {
 
     private final String workerId;
     private final LocalListeners local;
+    private final ListenerHistory history;
     private final MessageConsumer<JsonObject> direct;
     private final MessageConsumer<JsonObject> broadcast;
 
-    private ControlEndpoint(String workerId, LocalListeners local, MessageConsumer<JsonObject> direct,
-                            MessageConsumer<JsonObject> broadcast) {
+    private ControlEndpoint(String workerId, LocalListeners local, ListenerHistory history,
+                            MessageConsumer<JsonObject> direct, MessageConsumer<JsonObject> broadcast) {
         this.workerId = workerId;
         this.local = local;
+        this.history = history;
         this.direct = direct;
         this.broadcast = broadcast;
     }
 
-    /** Registers both addresses; completes once the registrations reached the cluster. */
-    public static Future<ControlEndpoint> start(Vertx vertx, String clusterName, String workerId, LocalListeners local) {
+    /**
+     * Registers both addresses; completes once the registrations reached the cluster.
+     *
+     * @param history this worker's share of the listeners' recent history
+     */
+    public static Future<ControlEndpoint> start(Vertx vertx, String clusterName, String workerId, LocalListeners local,
+                                                ListenerHistory history) {
         Objects.requireNonNull(local, "local");
+        Objects.requireNonNull(history, "history");
         ControlEndpoint[] self = new ControlEndpoint[1];
         MessageConsumer<JsonObject> direct = vertx.eventBus().consumer(ControlWire.address(clusterName, workerId),
                 m -> self[0].onDirect(m));
         MessageConsumer<JsonObject> broadcast = vertx.eventBus().consumer(ControlWire.broadcastAddress(clusterName),
                 m -> self[0].onBroadcast(m));
-        self[0] = new ControlEndpoint(workerId, local, direct, broadcast);
+        self[0] = new ControlEndpoint(workerId, local, history, direct, broadcast);
         return Future.all(direct.completion(), broadcast.completion()).map(v -> self[0]);
     }
 
@@ -49,7 +61,8 @@ public final class ControlEndpoint implements AutoCloseable {
         switch (op) {
             case ControlWire.MEMBERS -> local.members(body.getString("listener")).onComplete(ar -> {
                 if (ar.succeeded()) {
-                    message.reply(ControlWire.membersReply(workerId, local.names(), ar.result()));
+                    message.reply(ControlWire.membersReply(workerId, Version.current(),
+                            ManagementFactory.getRuntimeMXBean().getUptime(), local.names(), ar.result()));
                 } else {
                     message.fail(500, "worker " + workerId + ": " + ar.cause().getMessage());
                 }
@@ -78,6 +91,14 @@ public final class ControlEndpoint implements AutoCloseable {
                 } catch (ControlPlaneException e) {
                     message.fail(400, "worker " + workerId + ": " + e.getMessage());
                 }
+            }
+            case ControlWire.HISTORY -> {
+                String listener = body.getString("listener");
+                if (listener == null) {
+                    message.fail(400, "history request without 'listener'");
+                    return;
+                }
+                message.reply(ControlWire.historyReply(history.points(listener)));
             }
             default -> message.fail(400, "unknown control operation '" + op + "'");
         }

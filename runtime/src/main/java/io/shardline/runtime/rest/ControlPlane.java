@@ -5,6 +5,7 @@ import io.shardline.runtime.rest.entity.AuditEntry;
 import io.shardline.runtime.rest.entity.GroupSummary;
 import io.shardline.runtime.rest.entity.GroupView;
 import io.shardline.runtime.rest.entity.HealthStatus;
+import io.shardline.runtime.rest.entity.ListenerHistoryView;
 import io.shardline.runtime.rest.entity.ListenerInfo;
 import io.shardline.runtime.rest.entity.ListenerOffsets;
 import io.shardline.runtime.rest.entity.OffsetsAltered;
@@ -59,6 +60,9 @@ public interface ControlPlane {
 
     /** One listener's state, members and shards. */
     Future<ListenerStatus> listenerStatus(String name);
+
+    /** One listener's records handled and dead-lettered per second and lag over the last 15 minutes. */
+    Future<ListenerHistoryView> listenerHistory(String name);
 
     /** Stores the target state of a listener (pause, resume, stop). */
     Future<Void> setTargetState(String name, TargetState state);

@@ -3,6 +3,7 @@ package io.shardline.runtime.rest;
 import com.codahale.metrics.MetricRegistry;
 import io.shardline.runtime.listener.ListenerConfig;
 import io.shardline.runtime.metrics.JmxMetrics;
+import io.shardline.runtime.metrics.ListenerHistory;
 import io.shardline.runtime.metrics.ListenerStatusSampler;
 import io.shardline.runtime.metrics.ShardMetrics;
 import io.shardline.runtime.plugin.Plugins;
@@ -15,13 +16,13 @@ import java.util.function.BooleanSupplier;
 /**
  * Everything of the control plane a worker runs besides its listeners: the REST server, this worker's
  * {@link ControlEndpoint} (other workers ask it for the members it hosts and to restart listeners), the JMX
- * reporter and the lag sampler (leader only, every {@value #SAMPLE_INTERVAL_MS} ms). Started once by the
+ * reporter and the lag and history sampler (every {@link #SAMPLE_INTERVAL_MS} ms, each worker its own shards). Started once by the
  * worker; stopped with its Vert.x instance.
  */
 public final class ControlPlaneHost {
 
-    /** How often the leader samples shard lag, pending counts and owners into gauges. */
-    public static final long SAMPLE_INTERVAL_MS = 10_000;
+    /** How often every worker samples the lag, pending counts and owners of its shards and the listeners' history. */
+    public static final long SAMPLE_INTERVAL_MS = ListenerHistory.INTERVAL_MS;
 
     private final RestServerVerticle rest;
     private final ControlEndpoint endpoint;
@@ -41,18 +42,20 @@ public final class ControlPlaneHost {
      *
      * @param local the listeners this worker runs (answered to other workers)
      * @param cluster the worker's view of the cluster
-     * @param leader whether this worker leads now (it alone samples lag)
+     * @param leader whether this worker leads now (it also exports the unowned shards)
      */
     public static Future<ControlPlaneHost> start(Vertx vertx, WorkerConfig config, RedisClient redis, Plugins plugins,
                                                  MetricRegistry registry, LocalListeners local,
                                                  ClusterView cluster, BooleanSupplier leader) {
         RestSettings settings = RestSettings.of(config);
-        DefaultControlPlane plane = new DefaultControlPlane(vertx, cluster, redis, plugins, ListenerConfig.DEFINITION);
+        DefaultControlPlane plane = new DefaultControlPlane(vertx, cluster, redis, plugins, ListenerConfig.DEFINITION,
+                RestConfigPolicy.of(config));
         RestServerVerticle rest = new RestServerVerticle(settings, plane, registry);
-        return ControlEndpoint.start(vertx, cluster.clusterName(), cluster.workerId(), local)
+        ListenerHistory history = new ListenerHistory();
+        return ControlEndpoint.start(vertx, cluster.clusterName(), cluster.workerId(), local, history)
                 .compose(endpoint -> vertx.deployVerticle(rest).map(id -> {
-                    ListenerStatusSampler sampler = new ListenerStatusSampler(vertx, plane, new ShardMetrics(registry),
-                            leader);
+                    ListenerStatusSampler sampler = new ListenerStatusSampler(vertx, plane, cluster.workerId(),
+                            registry, new ShardMetrics(registry), history, leader, System::currentTimeMillis);
                     sampler.start(SAMPLE_INTERVAL_MS);
                     return new ControlPlaneHost(rest, endpoint, JmxMetrics.start(registry), sampler);
                 }));

@@ -4,6 +4,7 @@ import io.shardline.api.config.ConfigDef;
 import io.shardline.api.handler.ShardId;
 import io.shardline.runtime.cli.Version;
 import io.shardline.runtime.plugin.AssignorPlugins;
+import io.shardline.runtime.metrics.ListenerHistory;
 import io.shardline.runtime.plugin.PluginDesc;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
@@ -14,6 +15,7 @@ import io.shardline.runtime.rest.entity.ConfigKeyInfo;
 import io.shardline.runtime.rest.entity.GroupSummary;
 import io.shardline.runtime.rest.entity.GroupView;
 import io.shardline.runtime.rest.entity.HealthStatus;
+import io.shardline.runtime.rest.entity.ListenerHistoryView;
 import io.shardline.runtime.rest.entity.ListenerInfo;
 import io.shardline.runtime.rest.entity.ListenerOffsets;
 import io.shardline.runtime.rest.entity.OffsetsAltered;
@@ -81,10 +83,16 @@ public final class DefaultControlPlane implements ControlPlane {
      */
     public DefaultControlPlane(Vertx vertx, ClusterView cluster, RedisClient redis, Plugins plugins,
                                ConfigDef listenerDefinition) {
+        this(vertx, cluster, redis, plugins, listenerDefinition, RestConfigPolicy.NONE);
+    }
+
+    /** A control plane accepting the placeholders {@code policy} allows in configurations it stores. */
+    public DefaultControlPlane(Vertx vertx, ClusterView cluster, RedisClient redis, Plugins plugins,
+                               ConfigDef listenerDefinition, RestConfigPolicy policy) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.redis = Objects.requireNonNull(redis, "redis");
-        this.validator = new ListenerConfigValidator(plugins, listenerDefinition);
+        this.validator = new ListenerConfigValidator(plugins, listenerDefinition, policy);
         ControlKeys keys = new ControlKeys(cluster.clusterName());
         this.configs = new ListenerConfigStore(redis, keys);
         this.states = new ListenerStateStore(redis, keys);
@@ -211,6 +219,12 @@ public final class DefaultControlPlane implements ControlPlane {
                         status(name, shape.group(), target, members.result(), shardStatuses.result()));
             });
         });
+    }
+
+    @Override
+    public Future<ListenerHistoryView> listenerHistory(String name) {
+        return located(name).compose(found -> cluster.history(name)).map(report -> new ListenerHistoryView(name,
+                ListenerHistory.INTERVAL_MS, report.points(), report.unanswered()));
     }
 
     @Override

@@ -16,6 +16,7 @@ import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.rest.entity.ConfigErrorInfo;
 import io.shardline.runtime.rest.entity.ConfigKeyInfo;
 import io.shardline.runtime.rest.entity.ValidationResult;
+import io.shardline.runtime.worker.WorkerConfig;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -36,10 +37,13 @@ import java.util.stream.Collectors;
  * {@link ConfigDef}. Only discovered handler plugins are ever looked up or instantiated (a name that is
  * not one is a 404 before any class is touched).
  *
- * <p>Placeholders ({@code ${env:..}}, {@code ${file:..}}) are <em>not</em> resolved for REST callers:
- * that would let anyone who can reach the API probe the worker's environment and files (Kafka's
- * CVE-2024-31141). A value holding a placeholder is accepted unchecked here and resolved by the worker
- * that runs the listener. Password values, and values of keys that look like secrets, are never echoed.
+ * <p>Placeholders ({@code ${env:..}}, {@code ${file:..}}) are <em>not</em> resolved for REST callers, and
+ * only those the worker's {@link RestConfigPolicy} allows are accepted at all: anything else would let
+ * anyone who can reach the API read the worker's environment and files (Kafka's CVE-2024-31141), for
+ * example by sending them to a webhook. An allowed placeholder's value is not checked here; the worker that
+ * runs the listener checks the policy again and resolves it. A PASSWORD-typed value must be an (allowed)
+ * placeholder: a configuration is stored in Redis, and a secret is not stored there in clear. Password
+ * values, and values of keys that look like secrets, are never echoed.
  *
  * <p>Thread-safe. Instantiating a handler runs plugin code: call {@link #validate} and
  * {@link #handlerDefinition} off the event loop.
@@ -58,6 +62,7 @@ public final class ListenerConfigValidator {
 
     private final Plugins plugins;
     private final ConfigDef listenerDefinition;
+    private final RestConfigPolicy policy;
     private final Map<String, ConfigDef> handlerDefinitions = new ConcurrentHashMap<>();
 
     /**
@@ -68,8 +73,14 @@ public final class ListenerConfigValidator {
      *     prefix (the handler's keys are checked by the handler's own definition)
      */
     public ListenerConfigValidator(Plugins plugins, ConfigDef listenerDefinition) {
+        this(plugins, listenerDefinition, RestConfigPolicy.NONE);
+    }
+
+    /** A validator that accepts the placeholders {@code policy} allows (and no others). */
+    public ListenerConfigValidator(Plugins plugins, ConfigDef listenerDefinition, RestConfigPolicy policy) {
         this.plugins = Objects.requireNonNull(plugins, "plugins");
         this.listenerDefinition = Objects.requireNonNull(listenerDefinition, "listenerDefinition");
+        this.policy = Objects.requireNonNull(policy, "policy");
     }
 
     /**
@@ -133,10 +144,22 @@ public final class ListenerConfigValidator {
             errors.add(new ConfigError(HANDLER_PREFIX + e.key(), e.value(), null, 0, e.reason()));
         }
         Set<String> secretKeys = secretKeys(handlerDef);
-        List<ConfigErrorInfo> infos = errors.stream()
-                .filter(e -> !unresolved.contains(e.key()))
+        List<ConfigError> refused = new ArrayList<>();
+        policy.problems(submitted).forEach((key, reasons) ->
+                reasons.forEach(reason -> refused.add(new ConfigError(key, submitted.get(key), null, 0, reason))));
+        for (String key : secretKeys) {
+            String value = submitted.get(key);
+            if (value != null && !value.isEmpty() && !Placeholders.containsPlaceholder(value)) {
+                refused.add(new ConfigError(key, value, null, 0, "a secret is not stored in Redis in clear: write it "
+                        + "as ${env:NAME} or ${file:/dir/file.properties:key}, allowed in the worker's file by "
+                        + WorkerConfig.REST_CONFIG_ALLOWED_ENV_CONFIG + " or " + WorkerConfig.REST_CONFIG_ALLOWED_DIRS_CONFIG
+                        + " (or define the listener in a file of listeners.dir)"));
+            }
+        }
+        List<ConfigErrorInfo> infos = java.util.stream.Stream.concat(errors.stream()
+                .filter(e -> !unresolved.contains(e.key())), refused.stream())
                 .map(e -> new ConfigErrorInfo(e.key(), secretKeys.contains(e.key()) || SECRET_NAME.matcher(e.key())
-                        .matches() ? hide(e.value()) : e.value(), e.reason()))
+                        .matches() ? hide(e.value()) : Password.maskUserInfo(e.value()), e.reason()))
                 .sorted(Comparator.comparing(ConfigErrorInfo::key))
                 .toList();
         return new ValidationResult(desc.className(), infos.size(), infos, definition(handlerDef));
@@ -158,7 +181,8 @@ public final class ListenerConfigValidator {
             }
         });
         Map<String, String> out = new TreeMap<>();
-        config.forEach((k, v) -> out.put(k, secretKeys.contains(k) || SECRET_NAME.matcher(k).matches() ? hide(v) : v));
+        config.forEach((k, v) -> out.put(k, secretKeys.contains(k) || SECRET_NAME.matcher(k).matches() ? hide(v)
+                : Password.maskUserInfo(v)));
         return out;
     }
 

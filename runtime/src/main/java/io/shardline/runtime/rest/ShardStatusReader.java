@@ -17,7 +17,8 @@ import java.util.Set;
 /**
  * Reads the status of shards from Redis: the owner and owner epoch from the group's owner hash of the
  * shard ({@code {<stream>:<i>}:owner:<group>}, written only by the coordinator side), and the group's lag,
- * pending count and last delivered entry id from {@code XINFO GROUPS}. A shard whose stream or group does
+ * pending count and last delivered entry id from {@code XINFO GROUPS}, and how long ago the oldest pending entry was
+ * delivered from an extended {@code XPENDING} (its first entry's idle time). A shard whose stream or group does
  * not exist yet has no lag and nothing pending. Thread-safe.
  */
 public final class ShardStatusReader {
@@ -50,11 +51,25 @@ public final class ShardStatusReader {
         Future<Map<String, Response>> info = redis.send(Request.cmd(Command.XINFO).arg("GROUPS").arg(shard.key()))
                 .map(reply -> findGroup(reply, group))
                 .recover(e -> isNoSuchKey(e) ? Future.succeededFuture(Map.of()) : Future.failedFuture(e));
-        return Future.all(owner, info).map(done -> toStatus(shard, paused, owner.result(), info.result()));
+        Future<Long> oldest = redis.send(Request.cmd(Command.XPENDING).arg(shard.key()).arg(group).arg("-").arg("+")
+                        .arg(1))
+                .map(ShardStatusReader::idleOfFirst)
+                .recover(e -> Future.succeededFuture(null));
+        return Future.all(owner, info, oldest).map(done -> toStatus(shard, paused, owner.result(), info.result(),
+                oldest.result()));
+    }
+
+    /** The idle time of the first entry of an extended {@code XPENDING} answer, {@code null} when none. */
+    private static Long idleOfFirst(Response reply) {
+        if (reply == null || reply.size() == 0) {
+            return null;
+        }
+        Response first = reply.get(0);
+        return first == null || first.size() < 3 ? null : first.get(2).toLong();
     }
 
     private static ShardStatus toStatus(ShardId shard, boolean paused, Map<String, String> owner,
-                                        Map<String, Response> group) {
+                                        Map<String, Response> group, Long oldestPendingMs) {
         String ownerId = owner.get("owner");
         if (ownerId != null && ownerId.isEmpty()) {
             ownerId = null;
@@ -67,7 +82,7 @@ public final class ShardStatusReader {
         Response last = group.get("last-delivered-id");
         String lastId = last == null || "0-0".equals(last.toString()) ? null : last.toString();
         return new ShardStatus(shard.stream(), shard.index(), ownerId, ownerId == null ? -1 : epoch, state,
-                lag == null ? null : lag.toLong(), pending == null ? 0 : pending.toLong(), lastId);
+                lag == null ? null : lag.toLong(), pending == null ? 0 : pending.toLong(), lastId, oldestPendingMs);
     }
 
     private static Map<String, Response> findGroup(Response reply, String group) {

@@ -7,7 +7,9 @@ import io.shardline.runtime.coordinator.CoordinatorWire;
 import io.shardline.runtime.coordinator.GroupAdminWire;
 import io.shardline.runtime.coordinator.ReadModelWire;
 import io.shardline.runtime.listener.ListenerDefinition;
+import io.shardline.runtime.metrics.ListenerHistory;
 import io.shardline.runtime.rest.entity.GroupView;
+import io.shardline.runtime.rest.entity.HistoryPoint;
 import io.shardline.runtime.rest.entity.WorkerInfo;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -90,8 +92,9 @@ public final class WorkerClusterView implements ClusterView {
             boolean leader = m.nodeId().equals(current.leader().nodeId());
             answers.add(ask(m.workerId(), ControlWire.membersRequest(null))
                     .map(reply -> new WorkerInfo(m.workerId(), leader, ControlWire.strings(reply, "listeners"),
-                            ControlWire.members(reply).stream().map(s -> s.id()).sorted().toList()))
-                    .otherwise(e -> new WorkerInfo(m.workerId(), leader, List.of(), List.of(), e.getMessage())));
+                            ControlWire.members(reply).stream().map(s -> s.id()).sorted().toList(),
+                            reply.getString(ControlWire.VERSION), reply.getLong(ControlWire.UPTIME_MS), null))
+                    .otherwise(e -> WorkerInfo.unanswered(m.workerId(), leader, e.getMessage())));
         }
         return Future.join(answers).map(done -> {
             List<WorkerInfo> out = new ArrayList<>();
@@ -125,6 +128,27 @@ public final class WorkerClusterView implements ClusterView {
                 }
             }
             return new MemberReport(members, unanswered);
+        });
+    }
+
+    @Override
+    public Future<HistoryReport> history(String listener) {
+        List<ClusterMember> live = view.get().members();
+        List<Future<JsonObject>> answers = live.stream()
+                .map(m -> ask(m.workerId(), ControlWire.historyRequest(listener)))
+                .toList();
+        return Future.join(answers).otherwiseEmpty().map(ignored -> {
+            List<List<HistoryPoint>> shares = new ArrayList<>();
+            List<String> unanswered = new ArrayList<>();
+            for (int i = 0; i < live.size(); i++) {
+                Future<JsonObject> answer = answers.get(i);
+                if (answer.succeeded()) {
+                    shares.add(ControlWire.points(answer.result()));
+                } else {
+                    unanswered.add(live.get(i).workerId());
+                }
+            }
+            return new HistoryReport(ListenerHistory.sum(shares), unanswered);
         });
     }
 

@@ -1,9 +1,9 @@
 package io.shardline.runtime.shard;
 
-import com.codahale.metrics.Counter;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
+import io.shardline.runtime.metrics.SummingTimer;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -16,7 +16,7 @@ public final class ConsumptionMetrics {
     private final Meter handled;
     private final Meter deadLettered;
     private final Meter failedAttempts;
-    private final Counter fenced;
+    private final Meter fenced;
     private final Meter redisErrors;
     private final Timer batchTime;
 
@@ -26,9 +26,9 @@ public final class ConsumptionMetrics {
         handled = registry.meter(prefix + "records.handled");
         deadLettered = registry.meter(prefix + "records.dead-lettered");
         failedAttempts = registry.meter(prefix + "handler.failed-attempts");
-        fenced = registry.counter(prefix + "shards.fenced");
+        fenced = registry.meter(prefix + "shards.fenced");
         redisErrors = registry.meter(prefix + "redis.errors");
-        batchTime = registry.timer(prefix + "handler.batch-time");
+        batchTime = registry.timer(prefix + "handler.batch-time", SummingTimer::new);
     }
 
     void handled(int records, long nanos) {
@@ -45,7 +45,7 @@ public final class ConsumptionMetrics {
     }
 
     void fenced() {
-        fenced.inc();
+        fenced.mark();
     }
 
     void redisError() {

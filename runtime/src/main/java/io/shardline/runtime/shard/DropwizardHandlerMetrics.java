@@ -3,6 +3,8 @@ package io.shardline.runtime.shard;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import io.shardline.api.handler.HandlerMetrics;
+import io.shardline.runtime.metrics.SummingHistogram;
+import io.shardline.runtime.metrics.SummingTimer;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -28,12 +30,12 @@ public final class DropwizardHandlerMetrics implements HandlerMetrics {
 
     @Override
     public void recordNanos(String name, long nanos) {
-        registry.timer(prefix + name).update(nanos, TimeUnit.NANOSECONDS);
+        registry.timer(prefix + name, SummingTimer::new).update(nanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
     public void recordValue(String name, long value) {
-        registry.histogram(prefix + name).update(value);
+        registry.histogram(prefix + name, SummingHistogram::new).update(value);
     }
 
     @Override

@@ -73,6 +73,14 @@ public final class MemberShards {
         default void fenced(String memberId, ShardId shard, long epoch, String reason) {
             fenced(shard, epoch, reason);
         }
+
+        /**
+         * The shard of member {@code memberId} stopped on an error that no retry fixes (its dead-letter stream
+         * cannot be written: WRONGTYPE, NOPERM, ERR); the member's listener is FAILED with {@code reason} until it
+         * is restarted. The shard keeps its owner and its unacknowledged records stay pending.
+         */
+        default void failed(String memberId, ShardId shard, String reason) {
+        }
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(MemberShards.class);

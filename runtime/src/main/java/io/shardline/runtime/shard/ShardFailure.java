@@ -15,6 +15,17 @@ enum ShardFailure {
     /** Anything else (timeout, closed connection, server busy): back off and retry. */
     TRANSIENT;
 
+    /**
+     * Whether a command's error can never succeed on retry: a key of the wrong type ({@code WRONGTYPE}), a
+     * missing ACL permission ({@code NOPERM}) or a command Redis rejects ({@code ERR ...}, except running out of
+     * client connections). Used for writes whose key the user chose (the dead-letter stream).
+     */
+    static boolean permanent(Throwable error) {
+        String msg = String.valueOf(error.getMessage());
+        return msg.startsWith("WRONGTYPE") || msg.startsWith("NOPERM")
+                || (msg.startsWith("ERR") && !msg.contains("max number of clients"));
+    }
+
     static ShardFailure of(Throwable error) {
         String msg = String.valueOf(error.getMessage());
         if (msg.startsWith("FENCED")) {

@@ -267,6 +267,10 @@ final class ShardSteps {
         BatchRun batch = s.batch;
         StreamRecord record = batch.current().get(0);
         on(deadLetters.write(record, s, batch.attemptsMade(), batch.lastError()), ar -> {
+            if (ar.failed() && ShardFailure.permanent(ar.cause()) && s.phase().active()) {
+                deadLetterFailed(s, record, ar.cause());
+                return;
+            }
             if (ar.failed()) {
                 redisFailed(s, ar.cause());
                 return;
@@ -279,6 +283,22 @@ final class ShardSteps {
             s.unacked = List.of(record.entryId());
             ack(s); // checks the lease first
         });
+    }
+
+    /**
+     * The dead-letter write failed for good: the shard stops (no retry loop), its batch is dropped (the records stay
+     * pending in Redis, so nothing is lost: the next owner, or this one after a restart, takes them over) and the
+     * listener is reported FAILED with the reason.
+     */
+    private void deadLetterFailed(OwnedShard s, StreamRecord record, Throwable error) {
+        metrics.redisError();
+        String reason = "shard " + s.shard() + ": cannot write record " + record.entryId() + " to the dead-letter "
+                + "stream " + settings.deadLetterStream() + " (" + error.getMessage() + "); the shard stopped and its "
+                + "unacknowledged records stay pending: fix the key or dead.letter.stream, then restart the listener";
+        LOG.error("member {} {}", memberId, reason);
+        s.batch = null;
+        events.failed(memberId, s.shard(), reason);
+        finish(s, Next.STOP);
     }
 
     private void ack(OwnedShard s) {

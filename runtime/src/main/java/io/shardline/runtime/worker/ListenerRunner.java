@@ -12,6 +12,7 @@ import io.shardline.runtime.member.MemberIdentity;
 import io.shardline.runtime.member.MemberShardsPort;
 import io.shardline.runtime.member.MemberVerticle;
 import io.shardline.runtime.metrics.MemberMetrics;
+import io.shardline.runtime.redis.ShardZones;
 import io.shardline.runtime.shard.MemberLease;
 import io.shardline.runtime.shard.MemberShards;
 import io.shardline.runtime.shard.ShardRedis;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -58,17 +60,33 @@ public final class ListenerRunner {
     private final MetricRegistry registry;
     private final Supplier<LeaderView> view;
     private final LongSupplier clockMs;
+    private final ShardZones zones;
     /** Shards a member's poller stopped as fenced go to that member's heartbeat loop (which rejoins). */
     private final FencedShardRelay fences = new FencedShardRelay();
+    /** Runs before a listener starts (the Redis ACL check of its keys); a failure fails the start. */
+    private final Function<ListenerDefinition, Future<Void>> preflight;
 
     /**
      * A runner. Create it on a plain thread (not an event loop).
      *
      * @param config cluster name, worker id, heartbeat interval and session timeout
      * @param clockMs monotonic milliseconds for the heartbeat loops
+     * @param zones the zones of the shards' Redis nodes ({@code redis.zones}), told to the coordinator
      */
     public ListenerRunner(Vertx vertx, ShardRedis redis, WorkerConfig config, MetricRegistry registry,
-                          Supplier<LeaderView> view, LongSupplier clockMs) {
+                          Supplier<LeaderView> view, LongSupplier clockMs, ShardZones zones) {
+        this(vertx, redis, config, registry, view, clockMs, zones, d -> Future.succeededFuture());
+    }
+
+    /**
+     * A runner that runs {@code preflight} before each listener start (e.g. the Redis ACL check of its keys).
+     * Create it on a plain thread (not an event loop).
+     */
+    public ListenerRunner(Vertx vertx, ShardRedis redis, WorkerConfig config, MetricRegistry registry,
+                          Supplier<LeaderView> view, LongSupplier clockMs, ShardZones zones,
+                          Function<ListenerDefinition, Future<Void>> preflight) {
+        this.zones = Objects.requireNonNull(zones, "zones");
+        this.preflight = Objects.requireNonNull(preflight, "preflight");
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.context = vertx.getOrCreateContext();
         this.redis = Objects.requireNonNull(redis, "redis");
@@ -86,11 +104,17 @@ public final class ListenerRunner {
      */
     public Future<Started> start(ListenerDefinition definition, boolean paused, Predicate<ShardId> shardPaused) {
         // Each member's handler calls and acks are gated by the lease its heartbeat loop computes, on that loop's clock.
-        return Listener.start(vertx, redis, definition, config.workerId(), registry, fences, System::currentTimeMillis,
-                        memberId -> new MemberLease(clockMs))
+        return preflight.apply(definition).compose(checked -> Listener.start(vertx, redis, definition,
+                        config.workerId(), registry, fences, System::currentTimeMillis,
+                        memberId -> new MemberLease(clockMs)))
                 .compose(listener -> (paused ? listener.pause() : Future.<Void>succeededFuture())
                         .compose(v -> deployMembers(definition, listener, shardPaused))
                         .recover(e -> listener.close().transform(ignored -> Future.failedFuture(e))));
+    }
+
+    /** Why a shard of member {@code memberId} stopped for good (listener FAILED there), if one did. */
+    public java.util.Optional<String> failure(String memberId) {
+        return fences.failure(memberId);
     }
 
     /** Stops a started listener: members leave their group, loops are undeployed, handlers stop. */
@@ -111,7 +135,13 @@ public final class ListenerRunner {
 
     private Future<Started> deployMembers(ListenerDefinition definition, Listener listener,
                                           Predicate<ShardId> shardPaused) {
-        GroupConfig group = groupConfig(definition);
+        GroupConfig plain = groupConfig(definition);
+        return zones.racks(plain.streams()).map(plain::withRacks)
+                .compose(group -> deployMembers(definition, listener, shardPaused, group));
+    }
+
+    private Future<Started> deployMembers(ListenerDefinition definition, Listener listener,
+                                          Predicate<ShardId> shardPaused, GroupConfig group) {
         List<MemberVerticle> members = new ArrayList<>();
         List<MemberMetrics> metrics = new ArrayList<>();
         List<Future<String>> deployed = new ArrayList<>();
@@ -119,7 +149,7 @@ public final class ListenerRunner {
             MemberMetrics memberMetrics = new MemberMetrics(registry, shards.memberId());
             metrics.add(memberMetrics);
             MemberVerticle member = new MemberVerticle(config.clusterName(), shards.memberId(),
-                    identity(definition, shards.memberId()), group, pausingPort(shards, shardPaused), view, clockMs,
+                    identity(definition, shards.memberId(), config.rack()), group, pausingPort(shards, shardPaused), view, clockMs,
                     config.heartbeatIntervalMs(), 50)
                     .metrics(memberMetrics);
             members.add(member);
@@ -172,10 +202,13 @@ public final class ListenerRunner {
         };
     }
 
-    /** What a member tells the coordinator about itself besides its id: static instance id (the member id). */
-    static MemberIdentity identity(ListenerDefinition definition, String memberId) {
+    /**
+     * What a member tells the coordinator about itself besides its id: static instance id (the member id), the
+     * worker's zone and the listener's member weight.
+     */
+    static MemberIdentity identity(ListenerDefinition definition, String memberId, Optional<String> rack) {
         return new MemberIdentity(definition.config().staticMembership() ? Optional.of(memberId) : Optional.empty(),
-                Optional.empty());
+                rack, definition.config().memberWeight());
     }
 
     /** The group configuration a listener's members send to the coordinator. */

@@ -10,6 +10,7 @@ import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.rest.ListenerConfigStore;
 import io.shardline.runtime.rest.ListenerStateStore;
 import io.shardline.runtime.rest.LocalListeners;
+import io.shardline.runtime.rest.RestConfigPolicy;
 import io.shardline.runtime.rest.TargetStateApplier;
 import io.shardline.runtime.rest.TargetStates;
 import io.shardline.runtime.rest.entity.MemberStatus;
@@ -60,6 +61,7 @@ public final class ListenerSupervisor implements LocalListeners {
     private final ListenerRunner runner;
     private final Plugins plugins;
     private final Placeholders placeholders;
+    private final RestConfigPolicy restPolicy;
     private final Map<String, ListenerDefinition> files;
     private final ListenerConfigStore configs;
     private final TargetStateApplier applier;
@@ -84,6 +86,18 @@ public final class ListenerSupervisor implements LocalListeners {
     public ListenerSupervisor(Vertx vertx, String workerId, ListenerRunner runner, Plugins plugins,
                               Placeholders placeholders, List<ListenerDefinition> fileDefinitions,
                               ListenerConfigStore configs, ListenerStateStore states) {
+        this(vertx, workerId, runner, plugins, placeholders, RestConfigPolicy.NONE, fileDefinitions, configs, states);
+    }
+
+    /**
+     * A supervisor that resolves in stored (REST) configurations only the placeholders {@code restPolicy}
+     * allows; a stored listener with any other is FAILED here, and nothing of it is resolved.
+     */
+    public ListenerSupervisor(Vertx vertx, String workerId, ListenerRunner runner, Plugins plugins,
+                              Placeholders placeholders, RestConfigPolicy restPolicy,
+                              List<ListenerDefinition> fileDefinitions, ListenerConfigStore configs,
+                              ListenerStateStore states) {
+        this.restPolicy = Objects.requireNonNull(restPolicy, "restPolicy");
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.context = vertx.getOrCreateContext();
         this.workerId = Objects.requireNonNull(workerId, "workerId");
@@ -130,7 +144,7 @@ public final class ListenerSupervisor implements LocalListeners {
         List<RunningListener> selected = running.values().stream()
                 .filter(r -> listener == null || r.name().equals(listener)).toList();
         List<Future<List<MemberStatus>>> all = selected.stream()
-                .map(r -> r.status(workerId, lastStates.targetState(r.name()))).toList();
+                .map(r -> r.status(workerId, lastStates.targetState(r.name()), runner::failure)).toList();
         return Future.all(all).map(done -> {
             List<MemberStatus> out = new ArrayList<>();
             for (int i = 0; i < all.size(); i++) {
@@ -143,7 +157,8 @@ public final class ListenerSupervisor implements LocalListeners {
     @Override
     public Future<List<String>> restart(String listener, boolean onlyFailed) {
         RunningListener current = running.get(listener);
-        if (current == null || (onlyFailed && current.failure() == null)) {
+        if (current == null || (onlyFailed && current.failure() == null
+                && current.members().stream().noneMatch(m -> runner.failure(m.memberId()).isPresent()))) {
             return Future.succeededFuture(List.of());
         }
         List<String> ids = current.memberIds(workerId);
@@ -270,6 +285,11 @@ public final class ListenerSupervisor implements LocalListeners {
 
     private Future<Void> startStored(String name, Map<String, String> config, TargetStates targets) {
         Future<ListenerDefinition> definition = vertx.executeBlocking(() -> {
+            Map<String, List<String>> refused = restPolicy.problems(config);
+            if (!refused.isEmpty()) {
+                throw new IllegalArgumentException("refused on worker " + workerId + ": " + refused.entrySet().stream()
+                        .map(e -> e.getKey() + ": " + String.join("; ", e.getValue())).collect(Collectors.joining("; ")));
+            }
             List<ConfigError> errors = new ArrayList<>();
             return ListenerLoader.fromStored(name, config, plugins, placeholders, errors)
                     .orElseThrow(() -> new IllegalArgumentException("invalid on worker " + workerId + ": "

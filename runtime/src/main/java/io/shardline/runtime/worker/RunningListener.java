@@ -65,8 +65,12 @@ record RunningListener(String name, Map<String, String> stored, ListenerRunner.S
         return ids;
     }
 
-    /** Its members' statuses on this worker: owned shards and epochs read from each heartbeat loop. */
-    Future<List<MemberStatus>> status(String workerId, TargetState target) {
+    /**
+     * Its members' statuses on this worker: owned shards and epochs read from each heartbeat loop; a member whose
+     * shard stopped for good ({@code failures}) is FAILED with that reason.
+     */
+    Future<List<MemberStatus>> status(String workerId, TargetState target,
+                                      java.util.function.Function<String, java.util.Optional<String>> failures) {
         if (started == null) {
             return Future.succeededFuture(memberIds(workerId).stream()
                     .map(id -> new MemberStatus(id, workerId, ListenerState.FAILED, 0, List.of(), failure))
@@ -80,8 +84,9 @@ record RunningListener(String name, Map<String, String> stored, ListenerRunner.S
             for (int i = 0; i < loops.size(); i++) {
                 SortedMap<ShardId, Integer> shards = done.resultAt(i);
                 int epoch = shards.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-                out.add(new MemberStatus(loops.get(i).memberId(), workerId, state, epoch,
-                        shards.keySet().stream().map(s -> s.stream() + ":" + s.index()).toList(), null));
+                String failed = failures.apply(loops.get(i).memberId()).orElse(null);
+                out.add(new MemberStatus(loops.get(i).memberId(), workerId, failed == null ? state : ListenerState.FAILED,
+                        epoch, shards.keySet().stream().map(s -> s.stream() + ":" + s.index()).toList(), failed));
             }
             return out;
         });

@@ -17,10 +17,13 @@ import io.shardline.runtime.plugin.AssignorPlugins;
 import io.shardline.runtime.plugin.PluginError;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.redis.ShardZones;
 import io.shardline.runtime.rest.ControlKeys;
 import io.shardline.runtime.rest.ControlPlaneHost;
 import io.shardline.runtime.rest.ListenerConfigStore;
 import io.shardline.runtime.rest.ListenerStateStore;
+import io.shardline.runtime.rest.RestConfigPolicy;
+import io.shardline.runtime.rest.RestSettings;
 import io.shardline.runtime.rest.WorkerClusterView;
 import io.shardline.runtime.shard.RuntimeShardRedis;
 import io.shardline.runtime.shard.ShardCommands;
@@ -90,6 +93,7 @@ public final class Worker {
      */
     public static Worker start(WorkerConfig config, Path home, Placeholders placeholders) {
         LongSupplier clockMs = () -> System.nanoTime() / 1_000_000;
+        RestSettings.of(config); // the REST token file is in place (or the start fails) before anything is joined
         StartPhases phases = new StartPhases(clockMs);
         List<Path> pluginPath = config.pluginPath().stream().map(home::resolve).toList();
         Plugins plugins = Plugins.load(pluginPath, Worker.class.getClassLoader());
@@ -128,8 +132,10 @@ public final class Worker {
             // starts paused, a stopped one does not start), kept in step every heartbeat interval.
             ControlKeys keys = new ControlKeys(config.clusterName());
             ListenerSupervisor supervisor = new ListenerSupervisor(cluster.vertx(), config.workerId(),
-                    new ListenerRunner(cluster.vertx(), shardRedis, config, registry, cluster::view, clockMs), plugins,
-                    placeholders, definitions, new ListenerConfigStore(redis, keys), new ListenerStateStore(redis, keys));
+                    new ListenerRunner(cluster.vertx(), shardRedis, config, registry, cluster::view, clockMs,
+                            new ShardZones(redis, config.redisZones()), d -> WorkerRedisAcl.check(redis, config, List.of(d))),
+                    plugins, placeholders, RestConfigPolicy.of(config), definitions, new ListenerConfigStore(redis, keys),
+                    new ListenerStateStore(redis, keys));
             await(supervisor.start(config.heartbeatIntervalMs()));
             phases.done("listeners");
             ControlPlaneHost controlPlane = await(ControlPlaneHost.start(cluster.vertx(), config, redis, plugins,
@@ -149,8 +155,8 @@ public final class Worker {
     public String joinedLine(long startedMsAgo) {
         LeaderView view = cluster.view();
         return "Shardline worker " + config.workerId() + " joined cluster '" + config.clusterName() + "': "
-                + view.size() + " worker(s), leader " + view.leader().workerId() + ", REST http://"
-                + config.restBind() + ":" + config.restPort() + ", " + supervisor.members().size() + " member(s) ("
+                + view.size() + " worker(s), leader " + view.leader().workerId() + ", REST "
+                + (config.restTlsKey().isPresent() ? "https" : "http") + "://" + config.restBind() + ":" + config.restPort() + ", " + supervisor.members().size() + " member(s) ("
                 + startedMsAgo + " ms after JVM start)";
     }
 

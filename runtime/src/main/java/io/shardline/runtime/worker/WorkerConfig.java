@@ -13,8 +13,8 @@ import io.shardline.runtime.redis.RedisConfig;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -57,6 +57,15 @@ public final class WorkerConfig {
     public static final String LOG_DIR_CONFIG = "log.dir";
     // Assignors (issue 21): how the leader runs them.
     public static final String ASSIGNOR_TIMEOUT_CONFIG = "assignor.timeout.ms";
+    public static final String RACK_CONFIG = "rack";
+    public static final String REDIS_ZONES_CONFIG = "redis.zones";
+    // REST security: token file, HTTPS, placeholders allowed in REST configurations (docs/security.md).
+    public static final String REST_AUTH_TOKEN_FILE_CONFIG = "rest.auth.token.file";
+    public static final String REST_AUTH_LOOPBACK_OPEN_CONFIG = "rest.auth.loopback.open";
+    public static final String REST_TLS_KEY_CONFIG = "rest.tls.key";
+    public static final String REST_TLS_CERT_CONFIG = "rest.tls.cert";
+    public static final String REST_CONFIG_ALLOWED_ENV_CONFIG = "rest.config.allowed.env";
+    public static final String REST_CONFIG_ALLOWED_DIRS_CONFIG = "rest.config.allowed.dirs";
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final Pattern HOST_PORT = Pattern.compile("[A-Za-z0-9._\\-]+:\\d{1,5}|\\[[0-9a-fA-F:]+]:\\d{1,5}");
@@ -159,6 +168,40 @@ public final class WorkerConfig {
         return Optional.ofNullable(values.getPassword(REST_AUTH_READ_TOKEN_CONFIG));
     }
 
+    /**
+     * The file of the generated REST token (used when {@code rest.auth.token} is not set):
+     * {@code rest.auth.token.file}, else {@code <log.dir>/<worker.id>.token}.
+     */
+    public Path restAuthTokenFile() {
+        String configured = values.getString(REST_AUTH_TOKEN_FILE_CONFIG);
+        return configured != null ? Path.of(configured) : Path.of(logDir()).resolve(workerId() + ".token");
+    }
+
+    /** Whether a loopback REST API without {@code rest.auth.token} serves without any token (no generated one). */
+    public boolean restAuthLoopbackOpen() {
+        return values.getBoolean(REST_AUTH_LOOPBACK_OPEN_CONFIG);
+    }
+
+    /** The PEM private key of the REST API's HTTPS, if HTTPS is on. */
+    public Optional<Path> restTlsKey() {
+        return Optional.ofNullable(values.getString(REST_TLS_KEY_CONFIG)).map(Path::of);
+    }
+
+    /** The PEM certificate (chain) of the REST API's HTTPS, if HTTPS is on. */
+    public Optional<Path> restTlsCert() {
+        return Optional.ofNullable(values.getString(REST_TLS_CERT_CONFIG)).map(Path::of);
+    }
+
+    /** The environment variables a configuration sent over REST may read with {@code ${env:NAME}}. */
+    public List<String> restConfigAllowedEnv() {
+        return values.getList(REST_CONFIG_ALLOWED_ENV_CONFIG);
+    }
+
+    /** The directories whose files a configuration sent over REST may read with {@code ${file:path:key}}. */
+    public List<String> restConfigAllowedDirs() {
+        return values.getList(REST_CONFIG_ALLOWED_DIRS_CONFIG);
+    }
+
     /** Member session timeout. */
     public int sessionTimeoutMs() {
         return values.getInt(SESSION_TIMEOUT_CONFIG);
@@ -189,10 +232,32 @@ public final class WorkerConfig {
         return values;
     }
 
-    /** Whether {@code host} names a loopback interface (literal 127.x, ::1 or localhost; no DNS lookup). */
+    /**
+     * Whether {@code host} names loopback interfaces only: decided by address, after resolving a name
+     * ({@link InetAddress#isLoopbackAddress()} for every address it resolves to), so {@code 127.evil.example}
+     * is not loopback unless it resolves there and {@code 0:0:0:0:0:0:0:1} is. An unresolvable name is not.
+     * Brackets around an IPv6 literal are accepted.
+     */
     public static boolean isLoopback(String host) {
-        String h = host.toLowerCase(Locale.ROOT);
-        return h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("[::1]");
+        String h = host.trim();
+        if (h.length() > 1 && h.startsWith("[") && h.endsWith("]")) {
+            h = h.substring(1, h.length() - 1);
+        }
+        if (h.isEmpty()) {
+            return false;
+        }
+        try {
+            InetAddress[] all = InetAddress.getAllByName(h);
+            return all.length > 0 && Arrays.stream(all).allMatch(InetAddress::isLoopbackAddress);
+        } catch (UnknownHostException | SecurityException e) {
+            return false;
+        }
+    }
+
+    /** The host of a {@code host:port} or {@code [v6]:port} member address. */
+    private static String hostOf(String member) {
+        int colon = member.lastIndexOf(':');
+        return colon > 0 ? member.substring(0, colon) : member;
     }
 
     private static String localHostName() {
@@ -222,13 +287,81 @@ public final class WorkerConfig {
         return values.getLong(ASSIGNOR_TIMEOUT_CONFIG);
     }
 
+    /** This worker's zone (rack), if set. */
+    public Optional<String> rack() {
+        String rack = values.getString(RACK_CONFIG);
+        return rack == null || rack.isBlank() ? Optional.empty() : Optional.of(rack.trim());
+    }
+
+    /** The {@code redis.zones} entries: one bare zone (a single Redis), or {@code host:port=zone} per node. */
+    public List<String> redisZones() {
+        return values.getList(REDIS_ZONES_CONFIG);
+    }
+
     private static void defineAssignorKeys(ConfigDef def) {
+        def.define(RACK_CONFIG, ConfigType.STRING, null, pattern(NAME, "a zone name of letters, digits, '.', '_', '-'"),
+                Importance.MEDIUM, "The zone (rack, availability zone) this worker runs in, as Kafka's client.rack. With "
+                        + "redis.zones set, the range, sticky and cooperative-sticky assignors prefer giving a shard to a "
+                        + "member in the zone of the Redis node that holds it (cross-zone traffic costs money and time); "
+                        + "shown per member in GET /groups/{group}. Unset: no zone.", "Zones");
+        def.define(REDIS_ZONES_CONFIG, ConfigType.LIST, "", Validator.custom(
+                        "one zone name (a single Redis), or host:port=zone per Redis Cluster node", WorkerConfig::checkZones),
+                Importance.MEDIUM, "Which zone each Redis node is in, so that shards can be read in their own zone (see "
+                        + "rack). A single Redis: its zone, e.g. az1. A Redis Cluster: host:port=zone for every primary "
+                        + "and replica, with host:port as the node announces itself in CLUSTER SLOTS (e.g. "
+                        + "10.0.1.5:6379=az1,10.0.2.5:6379=az2); a shard's zones are those of the nodes serving its slot, "
+                        + "read when a listener starts. Unset: no zone information.", "Zones");
         def.define(ASSIGNOR_TIMEOUT_CONFIG, ConfigType.LONG, 10_000L, Validator.between(100, 600_000), Importance.MEDIUM,
                 "Time a plugin assignor (one from plugin.path) may take to compute a group's target on the leader; it runs "
                         + "on its own thread meanwhile, so heartbeats are still answered. One that throws, runs longer (its "
                         + "thread is interrupted) or returns an invalid assignment leaves the group on its previous target, "
                         + "shown under assignor_error in GET /groups/{group} and as ASSIGNOR_FAILED in the audit trail. The "
                         + "built-in assignors run inline and are not limited.", "Assignors");
+    }
+
+    private static Optional<String> checkZones(Object value) {
+        List<?> entries = (List<?>) value;
+        for (Object o : entries) {
+            String entry = String.valueOf(o).trim();
+            int eq = entry.lastIndexOf('=');
+            String zone = eq < 0 ? entry : entry.substring(eq + 1);
+            if (!NAME.matcher(zone).matches()) {
+                return Optional.of("'" + entry + "': zone '" + zone + "' is not a name of letters, digits, '.', '_', '-'");
+            }
+            if (eq < 0 && entries.size() > 1) {
+                return Optional.of("'" + entry + "': with several entries each must be host:port=zone");
+            }
+            if (eq >= 0 && !HOST_PORT.matcher(entry.substring(0, eq)).matches()) {
+                return Optional.of("'" + entry + "': '" + entry.substring(0, eq) + "' is not host:port");
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static void defineRestSecurity(ConfigDef def, String rest) {
+        def.define(REST_AUTH_TOKEN_FILE_CONFIG, ConfigType.STRING, null, Validator.nonEmpty(), Importance.MEDIUM,
+                        "Where the worker keeps its generated REST token when rest.auth.token is not set: created on "
+                                + "first start with a random token, readable by the worker's user only (mode 0600), "
+                                + "reused on later starts. bin/* scripts and tests read it. Unset: "
+                                + "<log.dir>/<worker.id>.token.", rest)
+                .define(REST_AUTH_LOOPBACK_OPEN_CONFIG, ConfigType.BOOLEAN, false, Validator.any(), Importance.LOW,
+                        "true: a loopback REST API without rest.auth.token needs no token at all (as before tokens "
+                                + "were generated), for local scripts that send none. Any local process and, through "
+                                + "DNS tricks, web pages may then reach it; cross-origin and non-JSON writes are still "
+                                + "refused. Not allowed with a non-loopback rest.bind.", rest)
+                .define(REST_TLS_KEY_CONFIG, ConfigType.STRING, null, Validator.nonEmpty(), Importance.MEDIUM,
+                        "PEM private key (PKCS#8 or PKCS#1) of the REST API: set it and rest.tls.cert to serve "
+                                + "HTTPS instead of HTTP.", rest)
+                .define(REST_TLS_CERT_CONFIG, ConfigType.STRING, null, Validator.nonEmpty(), Importance.MEDIUM,
+                        "PEM certificate (chain) of the REST API's HTTPS, for the key of rest.tls.key.", rest)
+                .define(REST_CONFIG_ALLOWED_ENV_CONFIG, ConfigType.LIST, "", Validator.any(), Importance.MEDIUM,
+                        "Environment variables that listener configurations sent over REST may read with "
+                                + "${env:NAME} (comma-separated names). Any other ${env:...} in a REST configuration "
+                                + "is refused (400), so that REST callers cannot read this worker's environment.", rest)
+                .define(REST_CONFIG_ALLOWED_DIRS_CONFIG, ConfigType.LIST, "", Validator.any(), Importance.MEDIUM,
+                        "Directories (absolute, comma-separated) whose properties files listener configurations "
+                                + "sent over REST may read with ${file:/dir/name.properties:key}. Any other "
+                                + "${file:...} in a REST configuration is refused (400).", rest);
     }
 
     private static ConfigDef define() {
@@ -261,7 +394,8 @@ public final class WorkerConfig {
                         Importance.LOW, "Delay of Hazelcast's split-brain merge checks (default 300 s/120 s there). "
                                 + "Safety never depends on it: leader writes are fenced in Redis.", cluster)
                 .define(CLUSTER_SECRET_CONFIG, ConfigType.PASSWORD, null, Validator.nonEmpty().and(Validator.custom(
-                                "at least 16 characters", v -> String.valueOf(v).length() >= 16 ? Optional.empty()
+                                "at least 16 characters", v -> (v instanceof Password p ? p.value() : String.valueOf(v)).length() >= 16
+                                        ? Optional.empty()
                                         : Optional.of("is shorter than 16 characters"))), Importance.HIGH,
                         "Shared secret of the cluster (at least 16 characters; use ${env:NAME} or ${file:path:key}). "
                                 + "The Hazelcast cluster name is derived from it, so Hazelcast refuses a member or "
@@ -309,6 +443,7 @@ public final class WorkerConfig {
                         "Directory of the log file (<worker.id>.log) and the pid file (<worker.id>.pid) that "
                                 + "bin/stop-worker uses. Relative to the working directory.", "Logging");
         defineAssignorKeys(def);
+        defineRestSecurity(def, rest);
         RedisConfig.define(def);
         return def
                 .require(HEARTBEAT_INTERVAL_CONFIG, "must be at most a third of session.timeout.ms (a member must be "
@@ -324,8 +459,13 @@ public final class WorkerConfig {
                         + "cluster.tls.ca.path go together: set all three or none",
                         v -> v.isSet(CLUSTER_TLS_KEY_PATH_CONFIG) == v.isSet(CLUSTER_TLS_CERT_PATH_CONFIG)
                                 && v.isSet(CLUSTER_TLS_KEY_PATH_CONFIG) == v.isSet(CLUSTER_TLS_CA_PATH_CONFIG))
+                .require(REST_AUTH_LOOPBACK_OPEN_CONFIG, "true requires a loopback rest.bind and no rest.auth.token",
+                        v -> !v.getBoolean(REST_AUTH_LOOPBACK_OPEN_CONFIG) || (isLoopback(v.getString(REST_BIND_CONFIG))
+                                && v.getPassword(REST_AUTH_TOKEN_CONFIG) == null))
+                .require(REST_TLS_CERT_CONFIG, "rest.tls.key and rest.tls.cert go together: set both for HTTPS, or "
+                        + "neither", v -> (v.getString(REST_TLS_KEY_CONFIG) == null) == (v.getString(REST_TLS_CERT_CONFIG) == null))
                 .require(CLUSTER_MEMBERS_CONFIG, "must not use loopback addresses when cluster.host is not loopback",
                         v -> isLoopback(v.getString(CLUSTER_HOST_CONFIG))
-                                || v.getList(CLUSTER_MEMBERS_CONFIG).stream().noneMatch(m -> isLoopback(m.split(":")[0])));
+                                || v.getList(CLUSTER_MEMBERS_CONFIG).stream().noneMatch(m -> isLoopback(hostOf(m))));
     }
 }

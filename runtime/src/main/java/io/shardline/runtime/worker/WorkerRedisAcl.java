@@ -13,9 +13,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The Redis ACL check of a starting worker: the commands of {@link RedisAcl} on the metadata keys of
- * {@code cluster.name} and on the keys of the listeners defined in files (their streams, owner records and
- * dead-letter streams). Listeners created later over REST are not part of it. Stateless.
+ * The Redis ACL check of a worker: the commands of {@link RedisAcl} on the metadata keys of {@code cluster.name}
+ * and on the keys of listeners (their streams, owner records and dead-letter streams): of every listener file when
+ * the worker starts, and of each listener as it starts (one created over REST fails with the missing permissions
+ * as its reason). Stateless.
  */
 final class WorkerRedisAcl {
 

@@ -153,7 +153,7 @@ class AssignTest {
                 Arguments.of("{\"streams\": {\"orders\": {\"shards\": 1, \"racks\": [[1]]}}, \"members\": []}",
                         "streams.orders.racks[0][0]: expected a string, got number 1"),
                 Arguments.of("{" + streams + ", \"members\": [{\"memberId\": \"a\", \"subscription\": []}]}",
-                        "members[0].subscription: unknown field (expected one of generation, instanceId, memberId, owned, rack, subscriptions)"),
+                        "members[0].subscription: unknown field (expected one of generation, instanceId, memberId, owned, rack, subscriptions, weight)"),
                 Arguments.of("{\"streams\": {\"a\": {\"shards\": 1}, \"a\": {\"shards\": 2}}, \"members\": []}",
                         "input is not valid JSON at line 1, column 37: Duplicate field 'a'"));
     }
@@ -198,6 +198,21 @@ class AssignTest {
         Result missingDir = run(SPEC_EXAMPLE, "--assignor", "range", "--plugin-path", dir.resolve("nope").toString());
         assertThat(missingDir.code).isEqualTo(2);
         assertThat(missingDir.stderr).isEqualTo("--plugin-path: no such file or folder: " + dir.resolve("nope") + "\n");
+    }
+
+    @Test
+    void weightsGiveProportionalShares() {
+        String problem = """
+                {"streams": {"orders": {"shards": 8}},
+                 "members": [{"memberId": "a", "subscriptions": ["orders"], "weight": 3},
+                             {"memberId": "b", "subscriptions": ["orders"]}]}
+                """;
+        Result r = run(problem, "--assignor", "sticky");
+        assertThat(r.code).as(r.stderr).isZero();
+        assertThat(r.stdout).contains("\"a\": {\"orders\": [0, 2, 4, 5, 6, 7]}").contains("\"b\": {\"orders\": [1, 3]}");
+        Result zero = run(problem.replace("\"weight\": 3", "\"weight\": 0"), "--assignor", "sticky");
+        assertThat(zero.code).isEqualTo(2);
+        assertThat(zero.stderr).isEqualTo("members[0].weight: must be >= 1, was 0\n");
     }
 
     @Test

@@ -26,7 +26,8 @@ public class ConfiguredHandler implements SyncHandler {
     public ConfigDef config() {
         return new ConfigDef()
                 .defineRequired("prefix", ConfigType.STRING, Validator.nonEmpty(), Importance.HIGH, "Prefix of recorded ids.", "")
-                .define("limit", ConfigType.INT, 5, Validator.between(1, 10), Importance.LOW, "A bounded number.", "");
+                .define("limit", ConfigType.INT, 5, Validator.between(1, 10), Importance.LOW, "A bounded number.", "")
+                .define("password", ConfigType.PASSWORD, null, Validator.any(), Importance.LOW, "A secret.", "");
     }
 
     @Override

@@ -212,6 +212,43 @@ class MemberVerticleTest {
     }
 
     @Test
+    void aChangedListenerConfigurationReachesAnExistingGroup() {
+        FakeShards first = new FakeShards("w-l-m0", false);
+        deploy(first);
+        advanceUntil(() -> first.held.equals(shards(0, 1, 2, 3)), "the first member starts every shard");
+        // The listener changed (another assignor, eager): a member running the new definition joins.
+        GroupConfig changed = new GroupConfig(group.groupId(), group.streams(), "round-robin", RebalanceProtocol.EAGER,
+                SESSION_MS, HEARTBEAT_MS, REBALANCE_TIMEOUT_MS);
+        FakeShards second = new FakeShards("w2-l-m0", false);
+        result(vertx.deployVerticle(new MemberVerticle(cluster, second.memberId, changed, second, view::get, clock::get,
+                HEARTBEAT_MS, 5)), WAIT);
+        advanceUntil(() -> "round-robin".equals(describe().getString("assignor")), "the group takes the new assignor");
+        advanceUntil(() -> second.held.size() == 2 && first.held.size() == 2, "the shards split 2/2");
+    }
+
+    @Test
+    void weightsCarriedInTheHeartbeatGiveProportionalShares() {
+        GroupConfig sticky = new GroupConfig(group.groupId(), group.streams(), "sticky", RebalanceProtocol.COOPERATIVE,
+                SESSION_MS, HEARTBEAT_MS, REBALANCE_TIMEOUT_MS);
+        FakeShards heavy = new FakeShards("w-l-m0", false);
+        FakeShards light = new FakeShards("w2-l-m0", false);
+        for (FakeShards f : List.of(heavy, light)) {
+            MemberIdentity identity = new MemberIdentity(Optional.empty(), Optional.empty(), f == heavy ? 3 : 1);
+            result(vertx.deployVerticle(new MemberVerticle(cluster, f.memberId, identity, sticky, f, view::get,
+                    clock::get, HEARTBEAT_MS, 5)), WAIT);
+        }
+        advanceUntil(() -> heavy.held.size() == 3 && light.held.size() == 1, "shards split 3/1 by weight");
+        assertEquals(3, describe().getJsonArray("members").stream().map(JsonObject.class::cast)
+                .filter(m -> m.getString("id").equals("w-l-m0")).findFirst().orElseThrow().getInteger("weight"));
+    }
+
+    private JsonObject describe() {
+        JsonObject answer = result(vertx.eventBus().<JsonObject>request(CoordinatorWire.address(cluster, "a"),
+                io.shardline.runtime.coordinator.ReadModelWire.describeRequest(group.groupId())), WAIT).body();
+        return answer.getJsonObject("group", new JsonObject());
+    }
+
+    @Test
     void leaveDrainsEveryShardThenLeavesTheGroup() {
         FakeShards shards = new FakeShards("w-l-m0", false);
         MemberVerticle member = deploy(shards);

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.codahale.metrics.MetricRegistry;
 import io.shardline.api.handler.ShardId;
 import io.shardline.coordinator.protocol.ErrorCode;
+import io.shardline.runtime.rest.entity.ListenerState;
+import io.shardline.runtime.rest.entity.ShardStatus;
 import io.shardline.runtime.shard.ConsumptionMetrics;
 import io.shardline.runtime.shard.DropwizardHandlerMetrics;
 import java.lang.management.ManagementFactory;
@@ -43,7 +45,46 @@ public class DropwizardExporterTest {
         assertThat(text).contains("shardline_listener_handler_batch_time_seconds_count{listener=\"orders.v2\",} 1.0");
         assertThat(text).contains("shardline_coordinator_group_heartbeat_errors_total{group=\"g1\",} 1.0");
         assertThat(text).contains("shardline_coordinator_groups 1.0");
-        assertThat(text).contains("shardline_listener_orders_v2_handler_custom_count 3.0");
+        assertThat(text).contains("shardline_handler_custom_count_total{listener=\"orders.v2\",} 3.0");
+        assertThat(text).contains("shardline_handler_wait_seconds_sum{listener=\"orders.v2\",} 0.25");
+        assertThat(text).contains("shardline_handler_size_sum{listener=\"orders.v2\",} 12.0");
+    }
+
+    @Test
+    void operatorsGetCountersSumsHelpAndLabelsNotNamesInFamilies() {
+        String text = new DropwizardExporter(filled()).text();
+        // Summaries have a _sum that adds up every duration (3 ms here), so rate(sum)/rate(count) is a mean.
+        assertThat(text).contains("shardline_listener_handler_batch_time_seconds_sum{listener=\"orders.v2\",} 0.003");
+        // Fenced shards are counted as a counter.
+        assertThat(text).contains("# TYPE shardline_listener_shards_fenced_total counter")
+                .contains("shardline_listener_shards_fenced_total{listener=\"orders.v2\",} 1.0");
+        // HELP is the catalog's meaning, never a Dropwizard class name.
+        assertThat(text).contains("# HELP shardline_shard_lag " + ShardMetrics.LAG.help())
+                .doesNotContain("Lambda").doesNotContain("Generated from Dropwizard");
+        // No listener, group or member name inside a family name.
+        for (String line : text.split("\n")) {
+            if (line.startsWith("# TYPE ")) {
+                assertThat(line.split(" ")[2]).doesNotContain("orders").doesNotContain("g1").doesNotContain("w1");
+            }
+        }
+        assertThat(text).contains("shardline_shard_oldest_pending_seconds{listener=\"orders.v2\",stream=\"or:ders\","
+                + "shard=\"3\",} 1.5");
+    }
+
+    @Test
+    void seriesOfADeletedListenerOrGroupAreRemoved() {
+        MetricRegistry registry = filled();
+        registry.meter("shardline.listener.orders.records.handled").mark();
+        ExportedName.removeUnless(registry, "listener", Set.of("orders"));
+        ExportedName.removeUnless(registry, "group", Set.of());
+        String text = new DropwizardExporter(registry).text();
+        assertThat(text).doesNotContain("listener=\"orders.v2\"").doesNotContain("group=\"g1\"")
+                .contains("shardline_listener_records_handled_total{listener=\"orders\",} 1.0")
+                .contains("shardline_coordinator_groups 0.0");
+        // A removed group's gauges come back when the coordinator reports the group again.
+        DropwizardCoordinatorMetrics coordinator = new DropwizardCoordinatorMetrics(registry);
+        coordinator.group("g2", 1, 1, 1, 0);
+        assertThat(new DropwizardExporter(registry).text()).contains("shardline_coordinator_group_members{group=\"g2\",} 1.0");
     }
 
     @Test
@@ -90,10 +131,11 @@ public class DropwizardExporterTest {
         ConsumptionMetrics consumption = new ConsumptionMetrics(registry, "orders.v2");
         registry.meter("shardline.listener.orders.v2.records.handled").mark(7);
         registry.timer("shardline.listener.orders.v2.handler.batch-time").update(java.time.Duration.ofMillis(3));
+        registry.meter("shardline.listener.orders.v2.shards.fenced").mark();
         assertThat(consumption.handledCount()).isEqualTo(7);
         ShardMetrics shards = new ShardMetrics(registry);
-        shards.shard("orders.v2", new ShardId("or:ders", 3), 42, 5, true);
-        shards.ownedShards("orders.v2", 1);
+        shards.update("orders.v2", List.of(new ShardStatus("or:ders", 3, "w1-orders.v2-m0", 1, ListenerState.RUNNING,
+                42L, 5, null, 1_500L)), 1);
         MemberMetrics member = new MemberMetrics(registry, "w1-orders.v2-m0");
         member.heartbeat(2_000_000);
         member.epoch(4);
@@ -112,7 +154,12 @@ public class DropwizardExporterTest {
         coordinator.heartbeatAnswered("g1", 300_000);
         coordinator.leadership(3);
         coordinator.assignmentComputed("g1", 1_000);
-        new DropwizardHandlerMetrics(registry, "orders.v2").increment("custom.count", 3);
+        DropwizardHandlerMetrics handler = new DropwizardHandlerMetrics(registry, "orders.v2");
+        handler.increment("custom.count", 3);
+        handler.recordNanos("wait", 100_000_000);
+        handler.recordNanos("wait", 150_000_000);
+        handler.recordValue("size", 5);
+        handler.recordValue("size", 7);
         return registry;
     }
 

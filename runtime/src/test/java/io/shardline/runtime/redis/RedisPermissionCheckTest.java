@@ -68,7 +68,8 @@ class RedisPermissionCheckTest {
             assertThat(e.getMessage()).startsWith("Redis user 'partial' (redis.user) lacks permissions the worker "
                     + "needs: CLIENT|UNBLOCK, XADD on key 'orders.dlq' (Redis answered: NOPERM")
                     .endsWith("Grant the ACL that bin/shardline redis-acl --cluster prod --stream orders "
-                            + "--dead-letter orders.dlq prints (docs/security.md, \"Redis\").");
+                            + "--dead-letter orders.dlq prints, naming every stream and dead-letter key of the workers' "
+                            + "listeners: its key patterns replace the user's (docs/security.md, \"Redis\").");
         } finally {
             result(client.close(), WAIT);
         }
@@ -83,6 +84,18 @@ class RedisPermissionCheckTest {
         assertThat(e).hasMessageStartingWith("Redis at " + redis.uri() + " refused INFO server for user 'noinfo' "
                 + "(redis.user): NOPERM").hasMessageEndingWith("Grant the ACL that bin/shardline redis-acl prints "
                 + "(docs/security.md, \"Redis\")");
+    }
+
+    @Test
+    void aWrongPasswordFailsTheConnectAtOnceWithRedisAnswer(RedisServer redis) throws Exception {
+        setUser(redis, "other", ACL.rules());
+        RedisConfig d = config(redis, "other");
+        RedisConfig wrong = new RedisConfig(d.url(), d.clusterUrls(), "other", new Password("not-the-password"), false,
+                null, null, null, true, d.protocol(), d.commandTimeoutMs(), d.poolSize(), d.poolWaiting(),
+                d.reconnectInitialMs(), d.reconnectMaxMs());
+        Throwable e = failure(RedisClient.connect(vertx, wrong, new SplittableRandom(2)), WAIT);
+        assertThat(e.getMessage()).contains("refused INFO server for user 'other' (redis.user): WRONGPASS")
+                .endsWith("Check redis.user and redis.password").doesNotContain("not-the-password");
     }
 
     private RedisClient connect(RedisServer redis, String user) {

@@ -1,6 +1,7 @@
 package io.shardline.runtime.rest;
 
 import io.shardline.runtime.rest.entity.GroupView;
+import io.shardline.runtime.rest.entity.HistoryPoint;
 import io.shardline.runtime.rest.entity.MemberStatus;
 import io.shardline.runtime.rest.entity.WorkerInfo;
 import io.vertx.core.Future;
@@ -19,6 +20,7 @@ final class FakeClusterView implements ClusterView {
     final Map<String, List<MemberStatus>> members = new ConcurrentHashMap<>();
     final Map<String, GroupView> groups = new ConcurrentHashMap<>();
     final List<String> restarts = new CopyOnWriteArrayList<>();
+    final Map<String, List<HistoryPoint>> history = new ConcurrentHashMap<>();
 
     private final String clusterName;
 
@@ -61,6 +63,11 @@ final class FakeClusterView implements ClusterView {
     @Override
     public Future<MemberReport> members(String listener) {
         return Future.succeededFuture(MemberReport.complete(members.getOrDefault(listener, List.of())));
+    }
+
+    @Override
+    public Future<HistoryReport> history(String listener) {
+        return Future.succeededFuture(new HistoryReport(history.getOrDefault(listener, List.of()), List.of()));
     }
 
     @Override

@@ -38,7 +38,7 @@ class OpenApiAgreementTest {
             verticle.init(vertx, vertx.getOrCreateContext());
             Set<String> routed = new TreeSet<>();
             collect(verticle.router(), "", routed);
-            assertThat(routed).hasSizeGreaterThanOrEqualTo(20).contains("GET /", "GET /listeners", "GET /metrics",
+            assertThat(routed).hasSizeGreaterThanOrEqualTo(24).contains("GET /", "GET /listeners", "GET /metrics", "GET /ui", "GET /ui/{file}",
                     "PUT /listeners/{name}/shards/{stream}/{shard}/pause", "PUT /plugins/{class}/config/validate");
             assertEquals(documented(), routed);
         } finally {
@@ -57,6 +57,9 @@ class OpenApiAgreementTest {
                 continue; // auth, body and failure handlers apply to every route
             }
             String full = prefix + path;
+            if (!route.isExactPath()) {
+                full = full + (full.endsWith("/") ? "" : "/") + "{file}"; // a wildcard route serves files
+            }
             if (full.length() > 1 && full.endsWith("/")) {
                 full = full.substring(0, full.length() - 1);
             }

@@ -13,6 +13,7 @@ import io.shardline.runtime.metrics.ShardMetrics;
 import io.shardline.runtime.rest.RestHarness.Reply;
 import io.shardline.runtime.rest.entity.GroupMemberView;
 import io.shardline.runtime.rest.entity.GroupView;
+import io.shardline.runtime.metrics.ListenerHistory;
 import io.shardline.runtime.rest.entity.ListenerState;
 import io.shardline.runtime.rest.entity.MemberStatus;
 import io.shardline.runtime.rest.entity.TargetState;
@@ -109,7 +110,8 @@ class RestApiTest {
 
         Reply placeholder = rest.call(HttpMethod.PUT, "/plugins/configured/config/validate",
                 "{\"streams\": \"orders:4\", \"handler.config.prefix\": \"${file:/etc/passwd:root}\"}");
-        assertEquals(0, placeholder.json().getInteger("error_count"), placeholder::toString);
+        assertEquals(1, placeholder.json().getInteger("error_count"), placeholder::toString);
+        assertThat(placeholder.body()).contains("rest.config.allowed.dirs").doesNotContain("root:x:0");
     }
 
     @Test
@@ -384,8 +386,11 @@ class RestApiTest {
         send(Request.cmd(Command.XGROUP).arg("CREATE").arg(s1.key()).arg("orders").arg("0"));
         send(Request.cmd(Command.HSET).arg(s1.ownerKey("orders")).arg("owner").arg("worker-a-orders-m0").arg("epoch").arg(1));
         new io.shardline.runtime.shard.ConsumptionMetrics(rest.registry, "orders");
-        ListenerStatusSampler sampler = new ListenerStatusSampler(rest.vertx, rest.plane, new ShardMetrics(rest.registry),
-                () -> true);
+        rest.cluster.members.put("orders", List.of(new MemberStatus("worker-a-orders-m0", "worker-a",
+                ListenerState.RUNNING, 1, List.of("orders:1"), null)));
+        // This worker (worker-a, the leader) exports the shard its member owns and the unowned ones.
+        ListenerStatusSampler sampler = new ListenerStatusSampler(rest.vertx, rest.plane, "worker-a", rest.registry,
+                new ShardMetrics(rest.registry), new ListenerHistory(), () -> true, () -> 1_000L);
         result(sampler.sample(), RestHarness.WAIT);
 
         Reply text = rest.call(HttpMethod.GET, "/metrics");
@@ -404,9 +409,19 @@ class RestApiTest {
         assertEquals(1, json.json().getJsonObject("shardline.shard.orders.{orders:1}.lag").getInteger("value"));
         assertError(rest.call(HttpMethod.GET, "/metrics?format=xml"), 400, "query parameter format");
 
+        // Another worker (not the leader) exports only the shards its own members own: none here.
+        com.codahale.metrics.MetricRegistry other = new com.codahale.metrics.MetricRegistry();
+        ListenerStatusSampler otherSampler = new ListenerStatusSampler(rest.vertx, rest.plane, "worker-b", other,
+                new ShardMetrics(other), new ListenerHistory(), () -> false, () -> 1_000L);
+        result(otherSampler.sample(), RestHarness.WAIT);
+        assertThat(other.getNames()).noneMatch(n -> n.startsWith("shardline.shard.orders."))
+                .contains("shardline.listener.orders.shards.owned");
+        otherSampler.close();
+
         assertEquals(204, rest.call(HttpMethod.DELETE, "/listeners/orders").status());
         result(sampler.sample(), RestHarness.WAIT);
-        assertThat(rest.registry.getNames()).noneMatch(n -> n.startsWith("shardline.shard.orders."));
+        assertThat(rest.registry.getNames()).noneMatch(n -> n.startsWith("shardline.shard.orders."))
+                .noneMatch(n -> n.startsWith("shardline.listener.orders."));
         sampler.close();
     }
 

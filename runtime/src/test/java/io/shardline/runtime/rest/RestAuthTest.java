@@ -16,6 +16,10 @@ import io.shardline.runtime.rest.RestHarness.Reply;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.http.HttpMethod;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /** Bearer tokens: 401 without, 403 for writes with the read-only token, and no secret in any response or log. */
@@ -37,11 +42,13 @@ class RestAuthTest {
              "handler.config.prefix": "p-"}}""";
 
     private RestHarness rest;
+    private String redisUri;
     private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
     private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
 
     @BeforeEach
     void start(RedisServer redis) {
+        redisUri = redis.uri();
         logs.start();
         root.addAppender(logs);
         rest = new RestHarness(redis.uri(), "auth" + CLUSTERS.incrementAndGet(), new RestSettings("127.0.0.1", 0,
@@ -144,6 +151,41 @@ class RestAuthTest {
         RestSettings settings = RestSettings.of(config);
         assertEquals(TOKEN, settings.token().orElseThrow().value());
         assertEquals(READ_TOKEN, settings.readToken().orElseThrow().value());
-        assertEquals("127.0.0.1", RestSettings.of(WorkerConfig.of(RawConfig.of(Map.of()), Placeholders.system())).bind());
+        assertEquals("127.0.0.1", RestSettings.of(WorkerConfig.of(RawConfig.of(Map.of("rest.auth.loopback.open",
+                "true")), Placeholders.system())).bind());
+        assertThatThrownBy(() -> WorkerConfig.of(RawConfig.of(Map.of("rest.auth.loopback.open", "true", "rest.bind",
+                "0.0.0.0", "rest.auth.token", TOKEN)), Placeholders.system()))
+                .hasMessageContaining("rest.auth.loopback.open").hasMessageContaining("requires a loopback rest.bind");
+    }
+
+    @Test
+    void withoutAConfiguredTokenOneIsGeneratedIntoAFileOnlyTheUserCanRead(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("state/w1.token");
+        WorkerConfig config = WorkerConfig.of(RawConfig.of(Map.of("worker.id", "w1", "log.dir", dir.resolve("state")
+                .toString())), Placeholders.system());
+        assertEquals(file, config.restAuthTokenFile());
+        RestSettings first = RestSettings.of(config);
+        assertThat(Files.getPosixFilePermissions(file)).containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ,
+                PosixFilePermission.OWNER_WRITE);
+        String token = first.token().orElseThrow().value();
+        assertThat(token).hasSizeGreaterThanOrEqualTo(43);
+        assertEquals(token + "\n", Files.readString(file));
+        assertThat(first.toString()).doesNotContain(token);
+        assertThat(first.authDescription()).contains(file.toString()).doesNotContain(token);
+        assertEquals(token, RestSettings.of(config).token().orElseThrow().value(), "reused on the next start");
+
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThatThrownBy(() -> RestSettings.of(config)).isInstanceOf(IllegalStateException.class)
+                .hasMessage("REST token file " + file + " may be read by other users (mode rw-r--r--): chmod 600 "
+                        + file + ", or delete it to have a new token generated");
+        Files.delete(file);
+        assertThat(RestSettings.of(config).token().orElseThrow().value()).isNotEqualTo(token);
+
+        // Served: 401 without it, 200 with what the file holds.
+        rest.close();
+        rest = new RestHarness(redisUri, "gen" + CLUSTERS.incrementAndGet(), RestSettings.of(config));
+        assertEquals(401, rest.call(HttpMethod.GET, "/listeners").status());
+        assertEquals(200, rest.call(HttpMethod.GET, "/listeners", null, Files.readString(file).trim()).status());
+        assertEquals(200, rest.call(HttpMethod.GET, "/health").status());
     }
 }

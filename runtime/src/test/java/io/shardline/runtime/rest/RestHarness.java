@@ -39,23 +39,31 @@ final class RestHarness implements AutoCloseable {
     final MetricRegistry registry = new MetricRegistry();
     final List<String> bodies = new CopyOnWriteArrayList<>();
     /** A plain JDK client (keep-alive, HTTP/1.1), as curl or Prometheus would use. */
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(WAIT).build();
+    private final HttpClient http;
     private final RestSettings settings;
+    private final RestConfigPolicy policy;
     DefaultControlPlane plane;
     private RestServerVerticle verticle;
     private String deployment;
 
     RestHarness(String redisUri, String clusterName, RestSettings settings) {
+        this(redisUri, clusterName, settings, RestConfigPolicy.NONE);
+    }
+
+    RestHarness(String redisUri, String clusterName, RestSettings settings, RestConfigPolicy policy) {
         this.cluster = new FakeClusterView(clusterName);
         this.settings = settings;
+        this.policy = policy;
+        HttpClient.Builder client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(WAIT);
+        settings.tls().ifPresent(tls -> client.sslContext(trusting(tls.cert())));
+        this.http = client.build();
         this.redis = result(RedisClient.connect(vertx, RedisConfig.standalone(redisUri), new SplittableRandom(7)), WAIT);
         start();
     }
 
     /** Deploys a fresh control plane and REST verticle (a "restart" of the REST side). */
     void start() {
-        plane = new DefaultControlPlane(vertx, cluster, redis, plugins, ListenerConfig.DEFINITION);
+        plane = new DefaultControlPlane(vertx, cluster, redis, plugins, ListenerConfig.DEFINITION, policy);
         verticle = new RestServerVerticle(settings, plane, registry);
         deployment = result(vertx.deployVerticle(verticle), WAIT);
     }
@@ -78,13 +86,17 @@ final class RestHarness implements AutoCloseable {
     }
 
     Reply call(HttpMethod method, String path, String body, String token) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path))
+        return call(method, path, body, token, body == null ? java.util.Map.of()
+                : java.util.Map.of("Content-Type", "application/json"));
+    }
+
+    /** A request with exactly {@code headers} (plus the token's, when given). */
+    Reply call(HttpMethod method, String path, String body, String token, java.util.Map<String, String> headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(settings.scheme() + "://localhost:" + port() + path))
                 .timeout(WAIT)
                 .method(method.name(), body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body));
-        if (body != null) {
-            request.header("Content-Type", "application/json");
-        }
+        headers.forEach(request::header);
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
@@ -97,6 +109,49 @@ final class RestHarness implements AutoCloseable {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Sends {@code head} (request line and headers, no blank line) over a plain socket; the status and body. */
+    Reply raw(String head) {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port())) {
+            socket.setSoTimeout((int) WAIT.toMillis());
+            socket.getOutputStream().write((head + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            int status = answer.length() < 12 ? 0 : Integer.parseInt(answer.substring(9, 12));
+            int split = answer.indexOf("\r\n\r\n");
+            String body = split < 0 ? "" : answer.substring(split + 4);
+            java.util.Map<String, List<String>> headers = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+            for (String line : answer.substring(0, split < 0 ? answer.length() : split).split("\r\n")) {
+                int colon = line.indexOf(':');
+                if (colon > 0) {
+                    headers.put(line.substring(0, colon).trim(), List.of(line.substring(colon + 1).trim()));
+                }
+            }
+            Reply reply = new Reply(status, HttpHeaders.of(headers, (a, b) -> true), body);
+            bodies.add(body);
+            return reply;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** An SSL context that trusts exactly the certificate in {@code pem}. */
+    static javax.net.ssl.SSLContext trusting(java.nio.file.Path pem) {
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(pem)) {
+            java.security.KeyStore store = java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
+            store.load(null, null);
+            store.setCertificateEntry("rest", java.security.cert.CertificateFactory.getInstance("X.509")
+                    .generateCertificate(in));
+            javax.net.ssl.TrustManagerFactory trust = javax.net.ssl.TrustManagerFactory.getInstance(
+                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(store);
+            javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            return context;
+        } catch (IOException | java.security.GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -7,7 +7,9 @@ import io.shardline.runtime.cluster.ClusterMember;
 import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.coordinator.CoordinatorWire;
 import io.shardline.runtime.coordinator.ReadModelWire;
+import io.shardline.runtime.metrics.ListenerHistory;
 import io.shardline.runtime.rest.entity.GroupView;
+import io.shardline.runtime.rest.entity.HistoryPoint;
 import io.shardline.runtime.rest.entity.ListenerState;
 import io.shardline.runtime.rest.entity.MemberStatus;
 import io.shardline.runtime.rest.entity.WorkerInfo;
@@ -39,13 +41,15 @@ class WorkerClusterViewTest {
     private WorkerClusterView view;
     private final FakeLocal w1 = new FakeLocal("w1");
     private final FakeLocal w2 = new FakeLocal("w2");
+    private final ListenerHistory h1 = new ListenerHistory();
+    private final ListenerHistory h2 = new ListenerHistory();
     private final AtomicReference<JsonObject> coordinatorReply = new AtomicReference<>();
 
     @BeforeEach
     void start() throws Exception {
         vertx = Vertx.vertx();
-        await(ControlEndpoint.start(vertx, "c", "w1", w1));
-        await(ControlEndpoint.start(vertx, "c", "w2", w2));
+        await(ControlEndpoint.start(vertx, "c", "w1", w1, h1));
+        await(ControlEndpoint.start(vertx, "c", "w2", w2, h2));
         await(vertx.eventBus().<JsonObject>consumer(CoordinatorWire.address("c", "w1"), m -> {
             JsonObject body = m.body();
             if (!"orders".equals(body.getString("groupId"))) {
@@ -84,7 +88,23 @@ class WorkerClusterViewTest {
         assertThat(workers.get(1).listeners()).containsExactly("orders");
         assertThat(workers.get(1).members()).containsExactly("w2-orders-m0");
         assertThat(workers.get(1).error()).isNull();
+        assertThat(workers.get(1).version()).isEqualTo(io.shardline.runtime.cli.Version.current());
+        assertThat(workers.get(1).uptimeMs()).isPositive();
+        assertThat(workers.get(2).version()).isNull();
         assertThat(workers.get(2).error()).contains("worker w3 did not answer within 500 ms");
+    }
+
+    @Test
+    void historyAddsUpEveryWorkersShareByInterval() throws Exception {
+        // w1 handled 50 records in 5 s with lag 7; w2 handled 25 and dead-lettered 5 with lag 3; w3 is silent.
+        h1.record("orders", 10_000, 100, 0, 0);
+        h1.record("orders", 15_000, 150, 0, 7);
+        h2.record("orders", 10_100, 0, 0, 0);
+        h2.record("orders", 15_100, 25, 5, 3);
+        HistoryReport report = await(view.history("orders"));
+        assertThat(report.points()).containsExactly(new HistoryPoint(15_000, 15.0, 1.0, 10));
+        assertThat(report.unanswered()).containsExactly("w3");
+        assertThat(await(view.history("unknown")).points()).isEmpty();
     }
 
     @Test

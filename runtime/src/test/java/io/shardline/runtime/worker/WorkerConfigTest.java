@@ -62,4 +62,22 @@ class WorkerConfigTest {
         assertEquals("t0ken", config.restAuthToken().orElseThrow().value());
         assertThat(config.values().toString()).doesNotContain("t0ken");
     }
+
+    @Test
+    void clusterSecretIsLongAndHiddenAndTlsFilesComeTogether(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path pem = java.nio.file.Files.writeString(dir.resolve("w.pem"), "x");
+        List<ConfigError> errors = WorkerConfig.DEFINITION.validate(RawConfig.parse("cluster.secret=short\n"
+                + "cluster.tls.key.path=" + pem + "\ncluster.tls.cert.path=" + pem + "\n", "w", null), ENV);
+        assertThat(errors).extracting(ConfigError::toString).containsExactly(
+                "w:1: cluster.secret = \"[hidden]\": is shorter than 16 characters",
+                "w:2: cluster.tls.key.path = \"" + pem + "\": cluster.tls.key.path, cluster.tls.cert.path and "
+                        + "cluster.tls.ca.path go together: set all three or none");
+        WorkerConfig config = WorkerConfig.of(RawConfig.of(Map.of("cluster.secret", "${env:TOKEN}-and-more-chars",
+                "cluster.tls.key.path", pem.toString(), "cluster.tls.cert.path", pem.toString(),
+                "cluster.tls.ca.path", pem.toString())), ENV);
+        assertThat(config.clusterSecurity().tls()).isTrue();
+        assertEquals("t0ken-and-more-chars", config.clusterSecurity().secret().value());
+        assertThat(config.values().describe().toString()).doesNotContain("t0ken");
+    }
 }

@@ -1,5 +1,6 @@
 package io.shardline.runtime.rest.entity;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.List;
@@ -15,10 +16,20 @@ import java.util.Objects;
  * @param current the shards it owns now
  * @param target the shards the target assignment gives it
  * @param pendingRevocation the shards it must still revoke
+ * @param zone its worker's zone ({@code rack}), null when not set
+ * @param weight its weight ({@code member.weight}), null when not known
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record GroupMemberView(String id, String workerId, String state, int memberEpoch, List<String> current,
-                              List<String> target, List<String> pendingRevocation) {
+                              List<String> target, List<String> pendingRevocation,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) String zone,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Integer weight) {
+
+    /** A member without zone. */
+    public GroupMemberView(String id, String workerId, String state, int memberEpoch, List<String> current,
+                           List<String> target, List<String> pendingRevocation) {
+        this(id, workerId, state, memberEpoch, current, target, pendingRevocation, null, null);
+    }
 
     /** Validates and copies. */
     public GroupMemberView {

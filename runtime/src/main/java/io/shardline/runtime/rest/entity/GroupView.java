@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -15,11 +16,15 @@ import java.util.Objects;
  * @param assignor the assignor's name
  * @param members the members, sorted by id
  * @param assignorError the assignor's last failure, while the group stays on its previous target; else null
+ * @param shardZones with {@code redis.zones} set, the zones of each shard ({@code stream:index}); else null
+ * @param zoneLocalShards with {@code redis.zones} set, how many shards are owned by a member in one of their zones
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record GroupView(String group, int groupEpoch, int assignmentEpoch, String assignor,
                         List<GroupMemberView> members,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) AssignorError assignorError) {
+                        @JsonInclude(JsonInclude.Include.NON_NULL) AssignorError assignorError,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, List<String>> shardZones,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Integer zoneLocalShards) {
 
     /**
      * Why the group's assignor last failed (it threw, ran past {@code assignor.timeout.ms}, returned an invalid
@@ -34,7 +39,7 @@ public record GroupView(String group, int groupEpoch, int assignmentEpoch, Strin
 
     /** A group whose assignor has not failed. */
     public GroupView(String group, int groupEpoch, int assignmentEpoch, String assignor, List<GroupMemberView> members) {
-        this(group, groupEpoch, assignmentEpoch, assignor, members, null);
+        this(group, groupEpoch, assignmentEpoch, assignor, members, null, null, null);
     }
 
     /** Validates and copies. */

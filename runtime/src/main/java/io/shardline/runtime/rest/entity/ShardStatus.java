@@ -18,11 +18,19 @@ import java.util.Objects;
  * @param lag entries not yet delivered to the group ({@code null} when Redis cannot tell, or no group yet)
  * @param pending entries delivered and not yet acknowledged
  * @param lastProcessedId the group's last delivered entry id, {@code null} before the first
+ * @param oldestPendingMs how long ago the oldest pending entry was last delivered to its consumer
+ *     ({@code XPENDING} idle time), {@code null} when nothing is pending
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ShardStatus(String stream, int shard, String owner, long ownerEpoch, ListenerState state, Long lag,
-                          long pending, String lastProcessedId) {
+                          long pending, String lastProcessedId, Long oldestPendingMs) {
+
+    /** A status without the age of the oldest pending entry. */
+    public ShardStatus(String stream, int shard, String owner, long ownerEpoch, ListenerState state, Long lag,
+                       long pending, String lastProcessedId) {
+        this(stream, shard, owner, ownerEpoch, state, lag, pending, lastProcessedId, null);
+    }
 
     /** Validates. */
     public ShardStatus {

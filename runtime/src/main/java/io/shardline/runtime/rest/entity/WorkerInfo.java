@@ -13,15 +13,23 @@ import java.util.Objects;
  * @param leader whether it is the current leader (hosts the coordinator)
  * @param listeners the listeners it runs, sorted
  * @param members the member ids it hosts, sorted
+ * @param version the Shardline version it runs, {@code null} when it did not answer
+ * @param uptimeMs how long its JVM has been running, {@code null} when it did not answer
  * @param error why its listeners and members are missing (it did not answer in time), else {@code null}
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record WorkerInfo(String id, boolean leader, List<String> listeners, List<String> members, String error) {
+public record WorkerInfo(String id, boolean leader, List<String> listeners, List<String> members, String version,
+                         Long uptimeMs, String error) {
 
-    /** A worker that answered. */
+    /** A worker that answered, version and uptime unknown. */
     public WorkerInfo(String id, boolean leader, List<String> listeners, List<String> members) {
-        this(id, leader, listeners, members, null);
+        this(id, leader, listeners, members, null, null, null);
+    }
+
+    /** A worker that did not answer in time, and why. */
+    public static WorkerInfo unanswered(String id, boolean leader, String error) {
+        return new WorkerInfo(id, leader, List.of(), List.of(), null, null, Objects.requireNonNull(error, "error"));
     }
 
     /** Validates and copies. */

@@ -16,12 +16,16 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * {@code /listeners}: list ({@code ?expand=status}), create, read, replace config, delete, status,
+ * {@code /listeners}: list ({@code ?expand=status}), create, read, replace config, delete, status, history
+ * (records/s, dead letters/s and lag over 15 minutes, for the console's charts),
  * pause/resume/stop (202, persisted target states, idempotent), restart ({@code ?includeMembers&onlyFailed},
  * KIP-745), per-shard pause/resume and positions ({@link OffsetRoutes}),
  * config read and patch ({@link ConfigRoutes}).
  */
 public final class ListenerRoutes {
+
+    /** The fields of a create request. */
+    private static final java.util.Set<String> CREATE_FIELDS = java.util.Set.of("name", "config", "initial_state");
 
     private final ControlPlane plane;
 
@@ -43,6 +47,7 @@ public final class ListenerRoutes {
                 })));
         router.delete("/:name").handler(ctx -> Requests.noContent(ctx, 204, plane.deleteListener(ctx.pathParam("name"))));
         router.get("/:name/status").respond(ctx -> plane.listenerStatus(ctx.pathParam("name")));
+        router.get("/:name/history").respond(ctx -> plane.listenerHistory(ctx.pathParam("name")));
         router.put("/:name/pause").handler(ctx -> target(ctx, TargetState.PAUSED));
         router.put("/:name/resume").handler(ctx -> target(ctx, TargetState.STARTED));
         router.put("/:name/stop").handler(ctx -> target(ctx, TargetState.STOPPED));
@@ -72,6 +77,7 @@ public final class ListenerRoutes {
 
     private Future<?> create(RoutingContext ctx) {
         JsonObject body = Requests.jsonBody(ctx);
+        Requests.onlyFields(body, CREATE_FIELDS);
         Object name = body.getValue("name");
         if (!(name instanceof String text) || text.isBlank()) {
             throw ControlPlaneException.badRequest("name: required (a string)");

@@ -1,8 +1,15 @@
 package io.shardline.runtime.rest.route;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.shardline.runtime.rest.ControlPlaneException;
 import io.vertx.core.Future;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Map;
@@ -14,20 +21,63 @@ import java.util.TreeMap;
  */
 final class Requests {
 
+    /** Jackson with duplicate keys and trailing tokens refused. */
+    private static final ObjectMapper STRICT = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+    private static final java.util.regex.Pattern DUPLICATE = java.util.regex.Pattern.compile("Duplicate field '([^']*)'");
+
     private Requests() {
     }
 
-    /** The body as a JSON object. */
+    /**
+     * The body as a JSON object, parsed strictly: a key given twice, trailing text, or anything but an object
+     * is a 400 whose message names the problem and its place, never the parser's internals.
+     */
     static JsonObject jsonBody(RoutingContext ctx) {
         String text = ctx.body() == null ? null : ctx.body().asString();
         if (text == null || text.isBlank()) {
             throw ControlPlaneException.badRequest("request body: a JSON object is required");
         }
+        JsonNode tree;
         try {
-            return new JsonObject(text);
-        } catch (DecodeException | ClassCastException e) {
-            throw ControlPlaneException.badRequest("request body: not a JSON object (" + firstLine(e.getMessage()) + ")");
+            tree = STRICT.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw ControlPlaneException.badRequest("request body: " + describe(e));
         }
+        if (tree == null || !tree.isObject()) {
+            throw ControlPlaneException.badRequest("request body: must be a JSON object, got "
+                    + (tree == null ? "nothing" : tree.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
+        }
+        return new JsonObject(STRICT.convertValue(tree, new TypeReference<java.util.LinkedHashMap<String, Object>>() {
+        }));
+    }
+
+    /** Refuses a field of {@code object} that is not one of {@code known} (400 naming it and the known ones). */
+    static void onlyFields(JsonObject object, java.util.Set<String> known) {
+        for (String field : object.fieldNames()) {
+            if (!known.contains(field)) {
+                throw ControlPlaneException.badRequest(field + ": unknown field; the known fields are "
+                        + new java.util.TreeSet<>(known));
+            }
+        }
+    }
+
+    private static String describe(JsonProcessingException e) {
+        String original = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+        JsonLocation at = e.getLocation();
+        String where = at == null || at.getLineNr() < 0 ? "" : " (line " + at.getLineNr() + ", column "
+                + at.getColumnNr() + ")";
+        java.util.regex.Matcher duplicate = DUPLICATE.matcher(original);
+        if (duplicate.find()) {
+            return "key '" + duplicate.group(1) + "' given twice" + where + "; give each key once";
+        }
+        if (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException
+                && original.contains("Trailing token")) {
+            return "text after the JSON value" + where;
+        }
+        return "not valid JSON" + where;
     }
 
     /** {@code object.field} as a map of strings (numbers and booleans are accepted as their text). */
@@ -116,13 +166,5 @@ final class Requests {
     /** Answers {@code status} with no body once {@code action} succeeds (fails the context otherwise). */
     static void noContent(RoutingContext ctx, int status, Future<?> action) {
         action.onSuccess(v -> ctx.response().setStatusCode(status).end()).onFailure(ctx::fail);
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "malformed";
-        }
-        int nl = message.indexOf('\n');
-        return nl < 0 ? message : message.substring(0, nl);
     }
 }
