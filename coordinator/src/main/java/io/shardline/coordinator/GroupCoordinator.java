@@ -16,6 +16,7 @@ import io.shardline.coordinator.protocol.LeaveResponse;
 import io.shardline.coordinator.record.ChangeReason;
 import io.shardline.coordinator.record.CoordinatorRecord;
 import io.shardline.coordinator.record.GroupConfigRecord;
+import io.shardline.coordinator.record.GroupDeletedRecord;
 import io.shardline.coordinator.record.Records;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,6 +57,10 @@ public final class GroupCoordinator {
 
     /** Applies one persisted record: the only mutator of persisted state. */
     public void replay(CoordinatorRecord record) {
+        if (record instanceof GroupDeletedRecord) {
+            groups.remove(record.groupId());
+            return;
+        }
         Group group = groups.get(record.groupId());
         if (group == null) {
             if (!(record instanceof GroupConfigRecord config)) {
@@ -128,6 +133,25 @@ public final class GroupCoordinator {
         }
         c.maybeRecompute();
         return c.result(null);
+    }
+
+    /**
+     * Deletes a group that has no member (a static member's reservation counts as one, until it expires): emits
+     * its tombstone, so that neither this leader nor a successor replaying the store knows it any more. A member
+     * joining later configures the group anew. Refused (nothing emitted) while any member remains.
+     */
+    public CoordinatorResult<GroupDeletion> deleteGroup(String groupId) {
+        Group group = groups.get(Objects.requireNonNull(groupId, "groupId"));
+        if (group == null) {
+            return new CoordinatorResult<>(List.of(), new GroupDeletion(GroupDeletion.Outcome.NOT_FOUND, List.of()));
+        }
+        if (!group.members().isEmpty()) {
+            return new CoordinatorResult<>(List.of(), new GroupDeletion(GroupDeletion.Outcome.HAS_MEMBERS,
+                    new ArrayList<>(new TreeSet<>(group.members().keySet()))));
+        }
+        GroupDeletedRecord tombstone = Records.newGroupTombstone(groupId);
+        replay(tombstone);
+        return new CoordinatorResult<>(List.of(tombstone), new GroupDeletion(GroupDeletion.Outcome.DELETED, List.of()));
     }
 
     /** Handles one heartbeat (join, rejoin or steady state). */

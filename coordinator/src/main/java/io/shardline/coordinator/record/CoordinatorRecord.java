@@ -14,7 +14,8 @@ public sealed interface CoordinatorRecord permits
         AssignmentEpochRecord,
         MemberStateRecord,
         ShardOwnerRecord,
-        ShardReleasedRecord {
+        ShardReleasedRecord,
+        GroupDeletedRecord {
 
     /** The group the record belongs to. */
     String groupId();

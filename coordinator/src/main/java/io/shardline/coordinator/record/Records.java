@@ -60,4 +60,9 @@ public final class Records {
             int ownerEpoch, ChangeReason reason) {
         return new ShardReleasedRecord(groupId, shard, memberId, ownerEpoch, reason);
     }
+
+    /** The group is gone. */
+    public static GroupDeletedRecord newGroupTombstone(String groupId) {
+        return new GroupDeletedRecord(groupId);
+    }
 }

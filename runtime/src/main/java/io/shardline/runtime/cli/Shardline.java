@@ -5,14 +5,27 @@ import picocli.CommandLine.Command;
 
 /**
  * Entry point behind {@code bin/shardline}: the operator's commands, one picocli subcommand each
- * ({@code bin/shardline redis-acl ...}). Without a subcommand it prints the usage. Exit codes are the
- * subcommand's; 2 for a usage error.
+ * ({@code bin/shardline redis-acl ...}; {@code groups}, {@code offsets}, {@code listeners}, {@code loggers} talk to a
+ * worker's REST API). Without a subcommand it prints the usage. Exit codes are the subcommand's ({@link ExitCodes});
+ * 2 for a usage error.
  */
 @Command(name = "shardline",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
         description = "Shardline operator commands.",
-        subcommands = {RedisAclCommand.class, CommandLine.HelpCommand.class})
+        footer = {"%nCommands that talk to a worker take [--url URL] [--token TOKEN | --token-file FILE] "
+                + "[--timeout SECONDS] [--json]:",
+                "  groups list | describe GROUP | delete GROUP",
+                "  offsets show LISTENER | reset LISTENER --to POSITION [--shard STREAM:N]... [--execute]",
+                "  listeners list | status L | pause L | resume L | stop L | restart L [--include-members] "
+                        + "[--only-failed]",
+                "  loggers [NAME LEVEL] [--cluster]",
+                "Other:",
+                "  redis-acl --stream NAME... [--cluster NAME] [--dead-letter KEY] [--user NAME] [--xackdel]",
+                ExitCodes.FOOTER,
+                "Each command's options: bin/shardline COMMAND [SUBCOMMAND] --help; all of them: docs/cli.md."},
+        subcommands = {RedisAclCommand.class, GroupsCommand.class, OffsetsCommand.class, ListenersCommand.class,
+                LoggersCommand.class, CommandLine.HelpCommand.class})
 public final class Shardline implements Runnable {
 
     @CommandLine.Spec
@@ -26,7 +39,8 @@ public final class Shardline implements Runnable {
 
     /** The command line with its subcommands (tests run it in-process). */
     public static CommandLine commandLine() {
-        return new CommandLine(new Shardline());
+        // No @file expansion: '@1764547200000' is a position (offsets reset --to), not an argument file.
+        return new CommandLine(new Shardline()).setExpandAtFiles(false);
     }
 
     public static void main(String[] args) {

@@ -5,6 +5,7 @@ import io.shardline.coordinator.AuditEvent;
 import io.shardline.coordinator.CoordinatorMetrics;
 import io.shardline.coordinator.CoordinatorResult;
 import io.shardline.coordinator.GroupCoordinator;
+import io.shardline.coordinator.GroupDeletion;
 import io.shardline.coordinator.group.Member;
 import io.shardline.coordinator.protocol.ErrorCode;
 import io.shardline.coordinator.protocol.HeartbeatRequest;
@@ -312,6 +313,12 @@ public final class CoordinatorVerticle extends VerticleBase {
                             ChangeReason.CONFIG_CHANGED);
                     answerAfterCommit(message, op, body, result, this::observeGroups,
                             () -> new JsonObject().put("error", ErrorCode.NONE.code()));
+                }
+                case GroupAdminWire.LIST -> message.reply(GroupAdminWire.listAnswer(coordinator));
+                case GroupAdminWire.DELETE -> {
+                    CoordinatorResult<GroupDeletion> result = GroupAdminWire.delete(body, coordinator);
+                    answerAfterCommit(message, op, body, result, this::observeGroups,
+                            () -> GroupAdminWire.deleteAnswer(result.response()));
                 }
                 case ReadModelWire.DESCRIBE -> message.reply(ReadModelWire.answer(body, coordinator,
                         view == null ? List.of() : view.members().stream().map(m -> m.workerId()).toList()));

@@ -69,4 +69,27 @@ public interface ClusterView {
      */
     default void refresh() {
     }
+
+    /**
+     * Every group the leader's coordinator hosts, sorted by id. Fails with 409 while no leader answers.
+     */
+    default Future<List<HostedGroup>> hostedGroups() {
+        return Future.failedFuture(new UnsupportedOperationException("hostedGroups"));
+    }
+
+    /**
+     * Asks the leader's coordinator to forget {@code group} (its tombstone is committed before the answer), which
+     * it refuses while the group has members. Fails with 409 while no leader answers.
+     */
+    default Future<HostedGroup.Deletion> deleteHostedGroup(String group) {
+        return Future.failedFuture(new UnsupportedOperationException("deleteHostedGroup"));
+    }
+
+    /**
+     * Sets {@code logger}'s level on every live worker (this one included) over the control wire; answers the ids
+     * of the workers that applied it, sorted, and fails (500) naming the workers that did not.
+     */
+    default Future<List<String>> setLogLevelEverywhere(String logger, String level) {
+        return Future.failedFuture(new UnsupportedOperationException("setLogLevelEverywhere"));
+    }
 }

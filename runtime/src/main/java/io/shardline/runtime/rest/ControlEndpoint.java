@@ -82,6 +82,16 @@ public final class ControlEndpoint implements AutoCloseable {
                     }
                 });
             }
+            case ControlWire.LOG_LEVEL -> {
+                try {
+                    LoggerLevels.set(body.getString("logger", ""), body.getString("level"));
+                    LOG.info("Log level of {} set to {} (REST, cluster scope)", body.getString("logger"),
+                            body.getString("level"));
+                    message.reply(new JsonObject().put("worker_id", workerId));
+                } catch (ControlPlaneException e) {
+                    message.fail(400, "worker " + workerId + ": " + e.getMessage());
+                }
+            }
             case ControlWire.HISTORY -> {
                 String listener = body.getString("listener");
                 if (listener == null) {

@@ -2,10 +2,13 @@ package io.shardline.runtime.rest;
 
 import io.shardline.api.handler.ShardId;
 import io.shardline.runtime.rest.entity.AuditEntry;
+import io.shardline.runtime.rest.entity.GroupSummary;
 import io.shardline.runtime.rest.entity.GroupView;
 import io.shardline.runtime.rest.entity.HealthStatus;
 import io.shardline.runtime.rest.entity.ListenerHistoryView;
 import io.shardline.runtime.rest.entity.ListenerInfo;
+import io.shardline.runtime.rest.entity.ListenerOffsets;
+import io.shardline.runtime.rest.entity.OffsetsAltered;
 import io.shardline.runtime.rest.entity.ListenerStatus;
 import io.shardline.runtime.rest.entity.PluginInfo;
 import io.shardline.runtime.rest.entity.ServerInfo;
@@ -78,4 +81,39 @@ public interface ControlPlane {
 
     /** Liveness and readiness. */
     Future<HealthStatus> health();
+
+    // Operating groups and positions (issue 20).
+
+    /** Every group: its streams, listeners, state, members and total lag. */
+    Future<List<GroupSummary>> groups();
+
+    /** Deletes a group with no live member and no listener that is not STOPPED (409 otherwise). */
+    Future<Void> deleteGroup(String group);
+
+    /** The group's position on every shard of a listener (last delivered id, lag, pending, oldest pending). */
+    Future<ListenerOffsets> offsets(String listener);
+
+    /**
+     * Moves a STOPPED listener's group on the shards named (a {@code null} shard: all) and drops their pending
+     * entries; with {@code dryRun} only answers what would change (in any state).
+     */
+    Future<OffsetsAltered> alterOffsets(String listener, List<ShardMove> moves, boolean dryRun);
+
+    /** Moves a STOPPED listener's group on every shard back to its {@code start.from}. */
+    Future<OffsetsAltered> resetOffsets(String listener, boolean dryRun);
+
+    /** A listener's configuration (secrets hidden), as {@code GET /listeners/{name}/config}. */
+    Future<Map<String, String>> listenerConfig(String name);
+
+    /**
+     * Changes some keys of a REST listener's configuration: a {@code null} value removes the key; the result is
+     * validated like a PUT (400 naming every bad key) and stored.
+     */
+    Future<ListenerInfo> patchListenerConfig(String name, Map<String, String> changes);
+
+    /** This worker's loggers with a level set, by name ({@code ROOT} included). */
+    Future<Map<String, String>> loggers();
+
+    /** Sets a log level on this worker, or with {@code cluster} on every live worker; answers the workers. */
+    Future<List<String>> setLoggerLevel(String logger, String level, boolean cluster);
 }

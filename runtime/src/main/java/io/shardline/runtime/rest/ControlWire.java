@@ -12,7 +12,8 @@ import java.util.List;
  * <ul>
  *   <li>to one worker, {@link #address}: {@code {"op":"members","listener":<name or null>}} answered
  *       {@code {"worker_id","version","uptime_ms","listeners":[...],"members":[MemberStatus...]}},
- *       {@code {"op":"restart","listener","onlyFailed"}} answered {@code {"restarting":[member ids]}}, and
+ *       {@code {"op":"restart","listener","onlyFailed"}} answered {@code {"restarting":[member ids]}},
+ *       {@code {"op":"logLevel","logger","level"}} answered {@code {"worker_id"}} once the level is set, and
  *       {@code {"op":"history","listener"}} answered {@code {"points":[[time_ms, records/s, dead letters/s,
  *       lag]...]}} (the worker's share);</li>
  *   <li>to every worker, {@link #broadcastAddress} (publish, no answer): {@code {"op":"refresh"}} after a
@@ -29,6 +30,8 @@ public final class ControlWire {
     public static final String MEMBERS = "members";
     /** Operation: restart one listener on the receiving worker. */
     public static final String RESTART = "restart";
+    /** Operation: set a log level on the receiving worker ({@code {"op":"logLevel","logger","level"}}). */
+    public static final String LOG_LEVEL = "logLevel";
     /** Operation: this worker's share of one listener's recent history. */
     public static final String HISTORY = "history";
     /** Members reply field: the worker's Shardline version. */
@@ -108,5 +111,9 @@ public final class ControlWire {
 
     public static JsonObject restartReply(List<String> restarting) {
         return new JsonObject().put("restarting", new JsonArray(new ArrayList<>(restarting)));
+    }
+
+    public static JsonObject logLevelRequest(String logger, String level) {
+        return new JsonObject().put(OP, LOG_LEVEL).put("logger", logger).put("level", level);
     }
 }

@@ -12,10 +12,13 @@ import io.shardline.runtime.redis.RedisErrors;
 import io.shardline.runtime.rest.entity.AuditEntry;
 import io.shardline.runtime.rest.entity.ConfigErrorInfo;
 import io.shardline.runtime.rest.entity.ConfigKeyInfo;
+import io.shardline.runtime.rest.entity.GroupSummary;
 import io.shardline.runtime.rest.entity.GroupView;
 import io.shardline.runtime.rest.entity.HealthStatus;
 import io.shardline.runtime.rest.entity.ListenerHistoryView;
 import io.shardline.runtime.rest.entity.ListenerInfo;
+import io.shardline.runtime.rest.entity.ListenerOffsets;
+import io.shardline.runtime.rest.entity.OffsetsAltered;
 import io.shardline.runtime.rest.entity.ListenerState;
 import io.shardline.runtime.rest.entity.ListenerStatus;
 import io.shardline.runtime.rest.entity.MemberStatus;
@@ -66,6 +69,8 @@ public final class DefaultControlPlane implements ControlPlane {
     private final ShardStatusReader shards;
     private final RedisAuditLog audit;
     private final Plugins plugins;
+    private final GroupAdmin groups;
+    private final OffsetAdmin offsets;
 
     /**
      * A control plane.
@@ -94,6 +99,8 @@ public final class DefaultControlPlane implements ControlPlane {
         this.shards = new ShardStatusReader(redis);
         this.audit = new RedisAuditLog(redis, new MetadataKeys(cluster.clusterName()));
         this.plugins = plugins;
+        this.groups = new GroupAdmin(cluster, redis, this::listenerStatuses);
+        this.offsets = new OffsetAdmin(cluster, redis, states, name -> located(name).map(Located::config));
     }
 
     /** The target-state store (the worker polls its snapshots). */
@@ -273,6 +280,74 @@ public final class DefaultControlPlane implements ControlPlane {
                 .map(pong -> true)
                 .otherwise(RedisErrors::isNoPerm)
                 .map(redisUp -> HealthStatus.of(cluster.joined(), cluster.leaderId().isPresent(), redisUp));
+    }
+
+    @Override
+    public Future<List<GroupSummary>> groups() {
+        return groups.groups();
+    }
+
+    @Override
+    public Future<Void> deleteGroup(String group) {
+        return groups.delete(group);
+    }
+
+    @Override
+    public Future<ListenerOffsets> offsets(String listener) {
+        return offsets.offsets(listener);
+    }
+
+    @Override
+    public Future<OffsetsAltered> alterOffsets(String listener, List<ShardMove> moves, boolean dryRun) {
+        return offsets.alter(listener, moves, dryRun, "moved over REST");
+    }
+
+    @Override
+    public Future<OffsetsAltered> resetOffsets(String listener, boolean dryRun) {
+        return offsets.reset(listener, dryRun);
+    }
+
+    @Override
+    public Future<Map<String, String>> listenerConfig(String name) {
+        return listener(name).map(ListenerInfo::config);
+    }
+
+    @Override
+    public Future<ListenerInfo> patchListenerConfig(String name, Map<String, String> changes) {
+        return checkWritable(name)
+                .compose(v -> configs.get(name))
+                .compose(stored -> stored.map(Future::succeededFuture).orElseGet(() -> Future.failedFuture(notFound(name))))
+                .compose(stored -> {
+                    Map<String, String> merged = new TreeMap<>(stored);
+                    changes.forEach((key, value) -> {
+                        if (value == null) {
+                            merged.remove(key);
+                        } else {
+                            merged.put(key, value);
+                        }
+                    });
+                    return checkValid(name, merged).compose(v -> configs.put(name, merged));
+                })
+                .onSuccess(v -> cluster.refresh())
+                .compose(v -> listener(name));
+    }
+
+    @Override
+    public Future<Map<String, String>> loggers() {
+        return Future.succeededFuture(LoggerLevels.levels());
+    }
+
+    @Override
+    public Future<List<String>> setLoggerLevel(String logger, String level, boolean clusterScope) {
+        String checked = LoggerLevels.checkLevel(level);
+        if (logger == null || logger.isBlank()) {
+            return Future.failedFuture(ControlPlaneException.badRequest("logger: a logger name is required"));
+        }
+        if (clusterScope) {
+            return cluster.setLogLevelEverywhere(logger, checked);
+        }
+        LoggerLevels.set(logger, checked);
+        return Future.succeededFuture(List.of(cluster.workerId()));
     }
 
     private record Located(String source, Map<String, String> config) {

@@ -4,6 +4,7 @@ import io.shardline.coordinator.protocol.ErrorCode;
 import io.shardline.runtime.cluster.ClusterMember;
 import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.coordinator.CoordinatorWire;
+import io.shardline.runtime.coordinator.GroupAdminWire;
 import io.shardline.runtime.coordinator.ReadModelWire;
 import io.shardline.runtime.listener.ListenerDefinition;
 import io.shardline.runtime.metrics.ListenerHistory;
@@ -155,6 +156,43 @@ public final class WorkerClusterView implements ClusterView {
     public Future<Optional<GroupView>> group(String group) {
         return askLeader(ReadModelWire.describeRequest(group))
                 .map(reply -> reply.map(r -> r.getJsonObject("group").mapTo(GroupView.class)));
+    }
+
+    @Override
+    public Future<List<HostedGroup>> hostedGroups() {
+        return askLeader(GroupAdminWire.listRequest()).map(reply -> reply.map(HostedGroup::listFromJson)
+                .orElse(List.of()));
+    }
+
+    @Override
+    public Future<HostedGroup.Deletion> deleteHostedGroup(String group) {
+        return askLeader(GroupAdminWire.deleteRequest(group)).map(reply -> reply
+                .map(HostedGroup.Deletion::fromJson)
+                .orElse(new HostedGroup.Deletion("NOT_FOUND", List.of())));
+    }
+
+    @Override
+    public Future<List<String>> setLogLevelEverywhere(String logger, String level) {
+        List<ClusterMember> live = view.get().members();
+        List<Future<JsonObject>> answers = live.stream()
+                .map(m -> ask(m.workerId(), ControlWire.logLevelRequest(logger, level)))
+                .toList();
+        return Future.join(answers).otherwiseEmpty().compose(ignored -> {
+            List<String> applied = new ArrayList<>();
+            List<String> failed = new ArrayList<>();
+            for (int i = 0; i < live.size(); i++) {
+                if (answers.get(i).succeeded()) {
+                    applied.add(live.get(i).workerId());
+                } else {
+                    failed.add(live.get(i).workerId() + ": " + answers.get(i).cause().getMessage());
+                }
+            }
+            if (!failed.isEmpty()) {
+                return Future.failedFuture(new ControlPlaneException(500, "log level of " + logger + " set on "
+                        + applied + " but not on " + String.join("; ", failed)));
+            }
+            return Future.succeededFuture(applied.stream().sorted().toList());
+        });
     }
 
     @Override

@@ -73,6 +73,15 @@ public final class RedisAuditLog {
     }
 
     /**
+     * Adds one event to {@code groupId}'s trail (capped like the coordinator's events), for decisions taken outside
+     * the coordinator (an operator moving a group's position); answers the entry id.
+     */
+    public Future<String> append(String groupId, JsonObject event) {
+        return redis.send(Request.cmd(Command.XADD).arg(keys.audit(groupId)).arg("MAXLEN").arg("~")
+                .arg(MAX_EVENTS_PER_GROUP).arg("*").arg(FIELD).arg(event.encode())).map(String::valueOf);
+    }
+
+    /**
      * The newest {@code limit} entries of {@code groupId}'s stream, oldest first, each as the stored JSON object
      * plus {@code time_ms} (from the entry id) passed through {@code decode}. An entry that is not such an object,
      * or that {@code decode} rejects (throws), is skipped and logged once (a warning naming key and id), and older

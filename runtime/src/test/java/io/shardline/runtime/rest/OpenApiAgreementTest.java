@@ -38,7 +38,7 @@ class OpenApiAgreementTest {
             verticle.init(vertx, vertx.getOrCreateContext());
             Set<String> routed = new TreeSet<>();
             collect(verticle.router(), "", routed);
-            assertThat(routed).hasSize(24).contains("GET /", "GET /listeners", "GET /metrics", "GET /ui", "GET /ui/{file}",
+            assertThat(routed).hasSizeGreaterThanOrEqualTo(24).contains("GET /", "GET /listeners", "GET /metrics", "GET /ui", "GET /ui/{file}",
                     "PUT /listeners/{name}/shards/{stream}/{shard}/pause", "PUT /plugins/{class}/config/validate");
             assertEquals(documented(), routed);
         } finally {

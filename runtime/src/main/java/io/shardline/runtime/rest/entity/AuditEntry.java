@@ -18,11 +18,13 @@ import java.util.Objects;
  * @param assignmentEpoch the assignment epoch after the decision
  * @param memberEpoch the member (or owner) epoch after the decision, -1 when none
  * @param reason why, in words
+ * @param before a moved position's last delivered id before ({@code OFFSET_RESET}), else {@code null}
+ * @param after a moved position's last delivered id after ({@code OFFSET_RESET}), else {@code null}
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AuditEntry(long timeMs, String type, String memberId, String shard, int groupEpoch,
-                         int assignmentEpoch, int memberEpoch, String reason) {
+                         int assignmentEpoch, int memberEpoch, String reason, String before, String after) {
 
     /** Validates. */
     public AuditEntry {

@@ -6,8 +6,9 @@ import io.vertx.ext.web.Router;
 import java.util.Objects;
 
 /**
- * {@code /groups/{group}}: the coordinator's read model (epochs, members, target vs current assignment,
- * pending revocations) and {@code /groups/{group}/audit?limit=N} (recent decisions, newest last).
+ * {@code GET /groups} (every group with its streams, listeners, state, members and total lag),
+ * {@code DELETE /groups/{group}} (a group without live members: 409 otherwise), {@code /groups/{group}}: the
+ * coordinator's read model (epochs, members, target vs current assignment, pending revocations) and {@code /groups/{group}/audit?limit=N} (recent decisions, newest last).
  */
 public final class GroupRoutes {
 
@@ -26,6 +27,8 @@ public final class GroupRoutes {
     /** The sub-router, to be mounted at {@code /groups*}. */
     public Router router(Vertx vertx) {
         Router router = Router.router(vertx);
+        router.get("/").respond(ctx -> plane.groups());
+        router.delete("/:group").handler(ctx -> Requests.noContent(ctx, 204, plane.deleteGroup(ctx.pathParam("group"))));
         router.get("/:group").respond(ctx -> plane.group(ctx.pathParam("group")));
         router.get("/:group/audit").respond(ctx -> Requests.guarded(() -> plane.audit(ctx.pathParam("group"),
                 Requests.intParam(ctx, "limit", DEFAULT_AUDIT_LIMIT, 1, MAX_AUDIT_LIMIT))));

@@ -19,7 +19,8 @@ import java.util.TreeMap;
  * {@code /listeners}: list ({@code ?expand=status}), create, read, replace config, delete, status, history
  * (records/s, dead letters/s and lag over 15 minutes, for the console's charts),
  * pause/resume/stop (202, persisted target states, idempotent), restart ({@code ?includeMembers&onlyFailed},
- * KIP-745) and per-shard pause/resume.
+ * KIP-745), per-shard pause/resume and positions ({@link OffsetRoutes}),
+ * config read and patch ({@link ConfigRoutes}).
  */
 public final class ListenerRoutes {
 
@@ -53,6 +54,8 @@ public final class ListenerRoutes {
         router.post("/:name/restart").handler(this::restartOrRespond);
         router.put("/:name/shards/:stream/:shard/pause").handler(ctx -> shard(ctx, true));
         router.put("/:name/shards/:stream/:shard/resume").handler(ctx -> shard(ctx, false));
+        OffsetRoutes.addTo(router, plane);
+        ConfigRoutes.addTo(router, plane);
         return router;
     }
 

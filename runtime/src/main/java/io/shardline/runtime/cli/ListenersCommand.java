@@ -1,0 +1,143 @@
+package io.shardline.runtime.cli;
+
+import io.vertx.core.json.JsonObject;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code bin/shardline listeners list | status L | pause L | resume L | stop L | restart L}: listeners over any
+ * worker's REST API ({@code GET /listeners?expand=status}, {@code GET .../status}, {@code PUT .../pause|resume|stop},
+ * {@code POST .../restart}).
+ */
+@Command(name = "listeners",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        description = "Lists listeners, shows their status, pauses, resumes, stops and restarts them.",
+        footer = ExitCodes.FOOTER,
+        subcommands = CommandLine.HelpCommand.class)
+public final class ListenersCommand implements Runnable {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: give one of list, status, "
+                + "pause, resume, stop, restart");
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = "Every listener with its state, group, members and owned shards.",
+            footer = ExitCodes.FOOTER)
+    int list(@Mixin RestOptions rest) {
+        return AdminRun.run(sub("list"), rest, (client, out) -> {
+            String body = client.get("/listeners?expand=status");
+            if (rest.json()) {
+                AdminRun.printJson(out, body);
+                return;
+            }
+            TableWriter table = new TableWriter("LISTENER", "STATE", "TARGET", "GROUP", "MEMBERS", "SHARDS", "OWNED");
+            new JsonObject(body).forEach(e -> {
+                JsonObject s = ((JsonObject) e.getValue()).getJsonObject("status");
+                long owned = AdminRun.objects(s.getJsonArray("shards")).stream().filter(x -> x.getString("owner") != null)
+                        .count();
+                table.row(e.getKey(), s.getString("state"), s.getString("target_state"), s.getString("group"),
+                        s.getJsonArray("members").size(), s.getJsonArray("shards").size(), owned);
+            });
+            table.print(out);
+        });
+    }
+
+    @Command(name = "status", mixinStandardHelpOptions = true,
+            description = "One listener's state, members and shards.", footer = ExitCodes.FOOTER)
+    int status(@Mixin RestOptions rest, @Parameters(paramLabel = "LISTENER", description = "The listener.") String name) {
+        return AdminRun.run(sub("status"), rest, (client, out) -> {
+            String body = client.get("/listeners/" + AdminRun.seg(name) + "/status");
+            if (rest.json()) {
+                AdminRun.printJson(out, body);
+            } else {
+                printStatus(out, new JsonObject(body));
+            }
+        });
+    }
+
+    @Command(name = "pause", mixinStandardHelpOptions = true,
+            description = "Pauses a listener on every worker (members keep their shards).",
+            footer = ExitCodes.FOOTER)
+    int pause(@Mixin RestOptions rest, @Parameters(paramLabel = "LISTENER", description = "The listener.") String name) {
+        return target(sub("pause"), rest, name, "pause", "Pause");
+    }
+
+    @Command(name = "resume", mixinStandardHelpOptions = true,
+            description = "Resumes a paused or stopped listener.", footer = ExitCodes.FOOTER)
+    int resume(@Mixin RestOptions rest, @Parameters(paramLabel = "LISTENER", description = "The listener.") String name) {
+        return target(sub("resume"), rest, name, "resume", "Resume");
+    }
+
+    @Command(name = "stop", mixinStandardHelpOptions = true,
+            description = "Stops a listener: its members leave the group and release every shard "
+            + "(needed before offsets reset and groups delete).", footer = ExitCodes.FOOTER)
+    int stop(@Mixin RestOptions rest, @Parameters(paramLabel = "LISTENER", description = "The listener.") String name) {
+        return target(sub("stop"), rest, name, "stop", "Stop");
+    }
+
+    @Command(name = "restart", mixinStandardHelpOptions = true,
+            description = "Restarts a listener on every worker (KIP-745).", footer = ExitCodes.FOOTER)
+    int restart(@Mixin RestOptions rest,
+                @Parameters(paramLabel = "LISTENER", description = "The listener.") String name,
+                @Option(names = "--include-members", description = "Answer with the restarting members.")
+                boolean includeMembers,
+                @Option(names = "--only-failed", description = "Restart only where it FAILED.") boolean onlyFailed) {
+        return AdminRun.run(sub("restart"), rest, (client, out) -> {
+            String answer = client.write("POST", "/listeners/" + AdminRun.seg(name) + "/restart?includeMembers="
+                    + includeMembers + "&onlyFailed=" + onlyFailed, null).body();
+            if (rest.json()) {
+                AdminRun.printJson(out, answer == null || answer.isBlank() ? "{}" : answer);
+            } else if (answer == null || answer.isBlank()) {
+                out.println("Restart of listener " + name + " requested.");
+            } else {
+                printStatus(out, new JsonObject(answer));
+            }
+        });
+    }
+
+    private int target(CommandLine.Model.CommandSpec sub, RestOptions rest, String name, String verb, String noun) {
+        return AdminRun.run(sub, rest, (client, out) -> {
+            client.write("PUT", "/listeners/" + AdminRun.seg(name) + "/" + verb, null);
+            if (rest.json()) {
+                out.println(new JsonObject().put("listener", name).put("requested", verb).encodePrettily());
+            } else {
+                out.println(noun + " of listener " + name + " requested; every worker applies it within one heartbeat "
+                        + "interval (bin/shardline listeners status " + name + ").");
+            }
+        });
+    }
+
+    private CommandLine.Model.CommandSpec sub(String name) {
+        return spec.subcommands().get(name).getCommandSpec();
+    }
+
+    private static void printStatus(PrintWriter out, JsonObject s) {
+        out.println("Listener " + s.getString("name") + ": " + s.getString("state") + " (target "
+                + s.getString("target_state") + "), group " + s.getString("group")
+                + (s.getString("trace") == null ? "" : ", failure: " + s.getString("trace")));
+        out.println();
+        TableWriter members = new TableWriter("MEMBER", "WORKER", "STATE", "EPOCH", "SHARDS");
+        for (JsonObject m : AdminRun.objects(s.getJsonArray("members"))) {
+            members.row(m.getString("id"), m.getString("worker_id"), m.getString("state"), m.getValue("epoch"),
+                    AdminRun.joined(m.getJsonArray("shards")));
+        }
+        members.print(out);
+        out.println();
+        TableWriter shards = new TableWriter("STREAM", "SHARD", "STATE", "OWNER", "LAG", "PENDING", "LAST-PROCESSED");
+        for (JsonObject x : AdminRun.objects(s.getJsonArray("shards"))) {
+            shards.row(x.getString("stream"), x.getInteger("shard"), x.getString("state"), x.getString("owner"),
+                    x.getValue("lag"), x.getLong("pending"), x.getString("last_processed_id"));
+        }
+        shards.print(out);
+    }
+}
