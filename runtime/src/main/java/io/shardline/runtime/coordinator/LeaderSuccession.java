@@ -44,10 +44,10 @@ final class LeaderSuccession {
     /**
      * How long a holder may write nothing before the next worker in line takes over (it writes every tick while it
      * leads): a third of what a member's lease outlives its last answer ({@code session - 2 x heartbeat}), at least
-     * four ticks, so that a successor answers well before the members' leases run out.
+     * three ticks, so that a successor answers well before the members' leases run out.
      */
     static long silenceMs(long tickMs, int heartbeatIntervalMs, int sessionTimeoutMs) {
-        return Math.max(4 * tickMs, (sessionTimeoutMs - 2L * heartbeatIntervalMs) / 3);
+        return Math.max(3 * tickMs, (sessionTimeoutMs - 2L * heartbeatIntervalMs) / 3);
     }
 
     /** The silence bound of this host. */

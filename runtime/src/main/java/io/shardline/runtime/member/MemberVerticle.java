@@ -71,6 +71,8 @@ public final class MemberVerticle extends VerticleBase {
     private String hintViewLeader;
     /** The worker that failed a heartbeat or left one unanswered for an interval (skipped as a target), or null. */
     private String suspect;
+    /** NOT_COORDINATOR answers in a row that named the suspect as the coordinator. */
+    private int suspectNamed;
     private long inFlightSentAtMs;
     /** The view's leader at the last step, to notice a leader change. */
     private String viewLeader;
@@ -293,6 +295,7 @@ public final class MemberVerticle extends VerticleBase {
         if (inFlight != null && !inFlightTo.equals(suspect)
                 && now - inFlightSentAtMs >= membership.config().initialHeartbeatIntervalMs()) {
             suspect = inFlightTo;
+            suspectNamed = 0;
             LOG.info("Member {}: {} has not answered for {} ms; asking {}", memberId(), inFlightTo,
                     now - inFlightSentAtMs, target());
         }
@@ -305,7 +308,14 @@ public final class MemberVerticle extends VerticleBase {
      */
     private void followHint(long now, String asked, String hint) {
         if (hint != null && hint.equals(suspect)) {
-            suspect = null; // the worker asked says the suspect coordinates: give it another chance
+            // The worker asked has not seen the suspect go silent yet; ask it again soon (it claims once it has),
+            // and go back to the suspect only after it named it three times (a pause shorter than the takeover).
+            if (++suspectNamed < 3) {
+                retrySoon(now);
+                return;
+            }
+            suspect = null;
+            suspectNamed = 0;
         }
         if (hint != null && !hint.equals(asked)) {
             coordinatorHint = hint;
