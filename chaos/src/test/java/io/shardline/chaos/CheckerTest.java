@@ -340,6 +340,37 @@ class CheckerTest {
     }
 
     @Test
+    void chargesADuplicateToTheFrozenWorkerOnlyWhenItHadHandledTheRecord() {
+        produce(3);
+        handle(1, "w1-chaos-m0", 1, 100, 101);
+        faults.add(new FaultEvent(FaultKind.PAUSE_LEADER, "w1", 1_000, 4_500, 1_010));
+        handle(1, "w2-chaos-m0", 2, 5_000, 5_001); // w1's record, handled again by its successor: the pause's cost
+        handle(2, "w2-chaos-m0", 2, 5_100, 5_101);
+        handle(3, "w2-chaos-m0", 2, 5_200, 5_201);
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.violations()).isEmpty();
+        assertThat(report.count("duplicates")).isEqualTo(1);
+        assertThat(report.count("duplicates.on.other.workers")).isZero();
+    }
+
+    @Test
+    void aDuplicateOfARecordAHealthyWorkerHandledIsAViolationWhateverTheBound() {
+        produce(2);
+        handle(1, "w2-chaos-m0", 1, 100, 101);
+        faults.add(new FaultEvent(FaultKind.PAUSE_LEADER, "w1", 1_000, 4_500, 1_010));
+        handle(1, "w3-chaos-m0", 2, 5_000, 5_001); // w2 had no fault: its member should have kept the shard
+        handle(2, "w3-chaos-m0", 2, 5_100, 5_101);
+
+        CheckReport report = Checker.check(history());
+
+        assertThat(report.count("duplicates.on.other.workers")).isEqualTo(1);
+        assertThat(report.violations()).anyMatch(v -> v.startsWith("duplicates of records first handled on a worker "
+                + "the fault did not hit") && v.contains("w2-chaos-m0@1"));
+    }
+
+    @Test
     void notesButToleratesDuplicatesWithoutAFault() {
         produce(2);
         handle(1, "w1-chaos-m0", 1, 100, 101);

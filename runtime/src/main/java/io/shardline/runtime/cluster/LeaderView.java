@@ -6,8 +6,11 @@ import java.util.Objects;
 /**
  * One worker's view of the cluster after a membership change: the members, oldest first, and the
  * leader they imply. The rule is "the oldest member leads": every worker sees the same member order,
- * so every worker computes the same leader without any exchange. It is advisory only: during a
- * split each side has its own oldest member; Redis fencing (leader epochs) decides whose writes count.
+ * so every worker computes the same leader without any exchange. It is advisory only: it says who
+ * should claim the leader epoch when nobody holds it; the coordinator is the holder of the leader epoch
+ * in Redis, which keeps it while it writes, whatever the views say (a frozen leader's successor takes it
+ * before Hazelcast has noticed; see {@code LeaderSuccession}). During a split each side has its own
+ * oldest member; Redis fencing (leader epochs) decides whose writes count.
  *
  * <p>Immutable.
  *

@@ -23,8 +23,11 @@ import org.slf4j.LoggerFactory;
 /**
  * A worker's place in the cluster: an embedded Hazelcast member and a clustered Vert.x on top of it
  * (event bus on the same host as Hazelcast), plus the {@link LeaderView} recomputed on every
- * membership event. Listeners registered with {@link #onViewChange} are called on a Hazelcast event
- * thread and must hand work to their own Vert.x context.
+ * membership event from the member list as it is when the event is handled (Hazelcast hands membership
+ * events to several event threads, so an older event can be handled after a newer one: its own member
+ * list would take the view back to a cluster that no longer exists, naming a departed worker as leader).
+ * Listeners registered with {@link #onViewChange} are called on a Hazelcast event thread and must hand
+ * work to their own Vert.x context.
  *
  * <p>{@link #start} blocks (Hazelcast's start is blocking): call it from a plain thread, never an
  * event loop. Thread-safe after start.
@@ -109,7 +112,7 @@ public final class WorkerCluster {
     }
 
     /** Calls {@code listener} with every new view (and once now with the current one). */
-    public void onViewChange(Consumer<LeaderView> listener) {
+    public synchronized void onViewChange(Consumer<LeaderView> listener) {
         listeners.add(listener);
         listener.accept(view);
     }
@@ -140,29 +143,30 @@ public final class WorkerCluster {
         hazelcast.getCluster().addMembershipListener(new MembershipListener() {
             @Override
             public void memberAdded(MembershipEvent event) {
-                update(event.getMembers());
+                update();
             }
 
             @Override
             public void memberRemoved(MembershipEvent event) {
-                update(event.getMembers());
+                update();
             }
         });
         // A change between the first read and the listener registration would otherwise be missed.
-        update(hazelcast.getCluster().getMembers());
+        update();
         LOG.info("Cluster view: {}", view);
     }
 
-    private void update(Collection<Member> members) {
-        LeaderView next;
-        synchronized (this) {
-            next = toView(members);
-            if (next.members().equals(view.members())) {
-                return;
-            }
-            LOG.info("Cluster membership changed: {} -> {}", view, next);
-            view = next;
+    /**
+     * Recomputes the view from the current member list (never from an event's, which may be older) and tells the
+     * listeners under the same lock, so that two event threads cannot hand them two views in the wrong order.
+     */
+    private synchronized void update() {
+        LeaderView next = toView(hazelcast.getCluster().getMembers());
+        if (next.members().equals(view.members())) {
+            return;
         }
+        LOG.info("Cluster membership changed: {} -> {}", view, next);
+        view = next;
         listeners.forEach(l -> l.accept(next));
     }
 

@@ -22,10 +22,12 @@ import io.shardline.runtime.store.StoreFencedException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -39,7 +41,11 @@ import org.slf4j.LoggerFactory;
  * {@code NOT_COORDINATOR} everywhere else.
  *
  * <p>Every worker registers the event-bus endpoint {@link CoordinatorWire#address}; members send to the
- * endpoint of the worker their cluster view names as leader. Requests are handled one at a time, in
+ * endpoint of the worker their cluster view names as leader, or that a {@code NOT_COORDINATOR} answer named.
+ * Who leads is the leader epoch in Redis, not the view ({@link LeaderSuccession}): a follower reads who holds it
+ * every tick and claims when it is in line (the holder went silent, or it is on the large side of a split); a
+ * leader keeps leading when the view names another worker, or hands over to it ({@link #yieldTo}); routes to
+ * every other host are resolved when it enters the view ({@link EventBusRoutes}). Requests are handled one at a time, in
  * order: (1) the coordinator decides; (2) its records are appended to Redis under the leader epoch and
  * store revision, and its audit events to the group's audit stream (one Lua script; a deposed leader is refused,
  * so it stores neither; {@link io.shardline.runtime.store.RedisAuditLog}); (3) the owner key of every shard handed
@@ -48,8 +54,8 @@ import org.slf4j.LoggerFactory;
  * is claimed and the state rebuilt from Redis. If Redis reports a new {@code run_id} (it restarted) the
  * leader re-fences the same way before writing again.
  *
- * <p>Lifecycle: {@code FOLLOWER -> CLAIMING -> LEADER}, back to {@code FOLLOWER} when another worker
- * leads, {@code DEPOSED} when Redis holds a newer leader epoch, {@code RESIGNED} (terminal) once the worker
+ * <p>Lifecycle: {@code FOLLOWER -> CLAIMING -> LEADER}, back to {@code FOLLOWER} when a claim is refused or
+ * leadership was handed to the view's oldest worker, {@code DEPOSED} when Redis holds a newer leader epoch, {@code RESIGNED} (terminal) once the worker
  * stops ({@link #handOver}, the graceful hand-over of {@link LeaderHandOver}). Context-confined: all state is
  * touched only on this verticle's context.
  */
@@ -75,6 +81,8 @@ public final class CoordinatorVerticle extends VerticleBase {
     private final long tickMs;
     private final int heartbeatIntervalMs;
     private final int sessionTimeoutMs;
+    /** Who leads as last read from Redis, and when this host is in line to claim. */
+    private final LeaderSuccession succession;
 
     private Role role = Role.FOLLOWER;
     private LeaderView view;
@@ -91,6 +99,12 @@ public final class CoordinatorVerticle extends VerticleBase {
     private boolean served;
     private MessageConsumer<JsonObject> consumer;
     private long timer = -1;
+    /** Whether a read of who leads is in flight ({@link #watch}). */
+    private boolean watching;
+    /** Whether a hand-over to the view's oldest worker is in flight ({@link #yieldTo}). */
+    private boolean yielding;
+    /** The event-bus routes to the other workers' hosts (created on start). */
+    private EventBusRoutes routes;
     /** The graceful hand-over, both sides (created on start, on this context). */
     private LeaderHandOver handOver;
 
@@ -110,13 +124,17 @@ public final class CoordinatorVerticle extends VerticleBase {
         this.tickMs = s.tickMs();
         this.heartbeatIntervalMs = s.heartbeatIntervalMs();
         this.sessionTimeoutMs = s.sessionTimeoutMs();
+        this.succession = new LeaderSuccession(s.workerId(), s.clockMs(),
+                LeaderSuccession.silenceMs(s.tickMs(), s.heartbeatIntervalMs(), s.sessionTimeoutMs()));
     }
 
     @Override
     public Future<?> start() {
         handOver = new LeaderHandOver(context, clusterName, workerId, clockMs, heartbeatIntervalMs, new HandOverHost());
+        routes = new EventBusRoutes(context, clusterName, workerId, Math.max(1_000, sessionTimeoutMs));
         consumer = vertx.eventBus().consumer(CoordinatorWire.address(clusterName, workerId), this::onMessage);
         timer = vertx.setPeriodic(tickMs, id -> enqueue(this::tick));
+        warmUp();
         return consumer.completion();
     }
 
@@ -162,15 +180,95 @@ public final class CoordinatorVerticle extends VerticleBase {
         return done.future();
     }
 
+    /**
+     * A new cluster view. Leadership is the leader epoch in Redis, not the view: a leader keeps leading when the view
+     * names another worker (it records how many workers it sees, so that a larger side of a split may depose it), and
+     * a follower claims only when it is in line ({@link LeaderSuccession#inLine}).
+     */
     private void applyView(LeaderView next) {
         view = next;
         handOver.viewChanged(next);
-        boolean handedToUs = handOver.handedOverBy(next.leader().workerId());
-        if (next.isLeader() && (role == Role.FOLLOWER || role == Role.DEPOSED)) {
-            claim("this worker is the oldest cluster member");
-        } else if (!next.isLeader() && role != Role.FOLLOWER && role != Role.RESIGNED && !handedToUs) {
-            discard(Role.FOLLOWER, "worker " + next.leader().workerId() + " is the oldest cluster member now");
+        routes.warm(next);
+        if (role == Role.LEADER) {
+            leaderLog.recordView(next.size()).onComplete(ar -> {
+                if (ar.failed()) {
+                    LOG.warn("Coordinator on {}: recording the cluster view failed: {}", workerId, ar.cause().getMessage());
+                }
+            });
+            String oldest = next.leader().workerId();
+            if (!next.isLeader() && succession.mayHandTo(oldest)) {
+                yieldTo(oldest);
+            }
+        } else if ((role == Role.FOLLOWER || role == Role.DEPOSED) && succession.inLine(next)) {
+            claim(succession.reason(next));
         }
+    }
+
+    /**
+     * The view names another worker as the oldest (it is not the worker this one took the epoch from): hand
+     * leadership over to it as a stopping leader does ({@link CoordinatorWire#TAKE_OVER}: it claims at once while
+     * this host still answers), so members see no gap; if it does not take it, stop leading and let it claim when
+     * this host's silence makes it next in line.
+     */
+    private void yieldTo(String successor) {
+        if (yielding) {
+            return;
+        }
+        yielding = true;
+        LOG.info("Coordinator on {}: worker {} is the oldest cluster member now; handing leadership (epoch {}) over to it",
+                workerId, successor, leaderLog.leaderEpoch());
+        vertx.eventBus().<JsonObject>request(CoordinatorWire.address(clusterName, successor),
+                        new JsonObject().put(CoordinatorWire.OP, CoordinatorWire.TAKE_OVER).put("from", workerId),
+                        new DeliveryOptions().setSendTimeout(Math.max(1, sessionTimeoutMs / 2)))
+                .onComplete(ar -> context.runOnContext(v -> {
+                    yielding = false;
+                    if (role != Role.LEADER && role != Role.DEPOSED) {
+                        return;
+                    }
+                    if (ar.succeeded()) {
+                        discard(Role.FOLLOWER, "handed leadership over to " + successor + ", the oldest cluster member");
+                    } else if (role == Role.LEADER && view != null && successor.equals(view.leader().workerId())) {
+                        discard(Role.FOLLOWER, "worker " + successor + " is the oldest cluster member now (it did not "
+                                + "take a hand-over: " + ar.cause().getMessage() + ")");
+                    }
+                }));
+    }
+
+    /**
+     * A host that does not lead reads who holds the leader epoch every tick: to claim when it is in line (the holder
+     * went silent: crashed, frozen, cut off from Redis) before Hazelcast has noticed, and to name the holder in its
+     * {@code NOT_COORDINATOR} answers, so members reach the leader the others follow whatever their view says.
+     */
+    private Future<Void> watch() {
+        if (watching || handOver.stopping() || role == Role.CLAIMING) {
+            return Future.succeededFuture();
+        }
+        watching = true;
+        leaderLog.status().onComplete(ar -> context.runOnContext(v -> {
+            watching = false;
+            if (ar.failed()) {
+                LOG.debug("Coordinator on {}: reading the leader status failed: {}", workerId, ar.cause().getMessage());
+                return;
+            }
+            succession.observed(ar.result());
+            if ((role == Role.FOLLOWER || role == Role.DEPOSED) && view != null && !handOver.stopping()
+                    && succession.inLine(view)) {
+                claim(succession.reason(view));
+            }
+        }));
+        return Future.succeededFuture();
+    }
+
+    /**
+     * Loads and replays the group log once, off the event loop, feeding no metrics, so that a later claim replays
+     * warm code (a worker's first replay can take a second where a warm one takes tens of milliseconds).
+     */
+    private void warmUp() {
+        long started = clockMs.getAsLong();
+        leaderLog.load().compose(state -> replay(state, false).map(c -> state.records().size()))
+                .onComplete(ar -> LOG.info("Coordinator on {}: warm-up replay {} in {} ms", workerId,
+                        ar.succeeded() ? "of " + ar.result() + " records" : "failed (" + ar.cause().getMessage() + ")",
+                        clockMs.getAsLong() - started));
     }
 
     private void claim(String why) {
@@ -180,28 +278,43 @@ public final class CoordinatorVerticle extends VerticleBase {
         }
         transitionTo(Role.CLAIMING, why);
         int myTerm = ++term;
-        enqueue(() -> attemptClaim(myTerm, 0));
+        succession.claiming(Optional.empty());
+        enqueue(() -> attemptClaim(myTerm, 0, succession.silenceMs()));
     }
 
-    private Future<Void> attemptClaim(int myTerm, int attempt) {
+    /** One claim attempt; {@code minSilenceMs} -1 for a hand-over (unconditional), as {@link LeaderLog#claim}. */
+    private Future<Void> attemptClaim(int myTerm, int attempt, long minSilenceMs) {
         if (myTerm != term || role != Role.CLAIMING) {
             return Future.succeededFuture();
         }
         long started = clockMs.getAsLong();
-        return leaderLog.claim(workerId)
-                .compose(claimed -> {
+        // Replay what the claim will expect first, then claim: the new holder is silent (to the others' watch)
+        // only for the claim's round trip, not for a replay, and answers right after. A log that changed in
+        // between (its revision moved) is replayed again.
+        return leaderLog.loadForClaim().compose(seen -> replay(seen, true).compose(prepared ->
+                leaderLog.claim(workerId, seen, view == null ? 1 : view.size(), minSilenceMs).compose(claimed -> {
                     long claimedAt = clockMs.getAsLong();
-                    return replay(claimed.state(), true).compose(fresh -> (claimed.lastWriteAgoMs() < 0
-                            ? leaderLog.restoreOwnerKeys(fresh) : Future.<Void>succeededFuture()).map(v -> {
-                                becomeLeader(myTerm, fresh, claimed, started, claimedAt);
+                    Future<GroupCoordinator> fresh = claimed.state().revision() == seen.revision()
+                            ? Future.succeededFuture(prepared) : replay(claimed.state(), true);
+                    return fresh.compose(c -> (claimed.lastWriteAgoMs() < 0
+                            ? leaderLog.restoreOwnerKeys(c) : Future.<Void>succeededFuture()).map(v -> {
+                                becomeLeader(myTerm, c, claimed, started, claimedAt);
                                 return (Void) null;
                             }));
-                })
+                })))
                 .recover(e -> {
+                    if (e instanceof ClaimRefusedException refused) {
+                        if (myTerm == term && role == Role.CLAIMING) {
+                            succession.observed(refused.holder);
+                            term++;
+                            transitionTo(Role.FOLLOWER, "claim refused: " + refused.getMessage()
+                                    + "; following it");
+                        }
+                        return Future.succeededFuture();
+                    }
                     LOG.warn("Claiming the leader epoch failed (attempt {}): {}", attempt + 1, e.getMessage());
-                    Promise<Void> retry = Promise.promise();
                     vertx.setTimer(Math.min(2_000, 100L << Math.min(attempt, 4)), id ->
-                            enqueue(() -> attemptClaim(myTerm, attempt + 1)).onComplete(ar -> retry.complete()));
+                            enqueue(() -> attemptClaim(myTerm, attempt + 1, minSilenceMs)));
                     return Future.succeededFuture();
                 });
     }
@@ -241,6 +354,7 @@ public final class CoordinatorVerticle extends VerticleBase {
         long quietMs = lastWriteAgoMs < 0 ? 0 : lastWriteAgoMs + (now - claimedAt);
         fresh.activate(now, quietMs);
         coordinator = fresh;
+        succession.led();
         leaderLog.lead(claimed);
         leaderSinceMs = now;
         served = false;
@@ -276,6 +390,10 @@ public final class CoordinatorVerticle extends VerticleBase {
     }
 
     private void onMessage(Message<JsonObject> message) {
+        if (CoordinatorWire.PING.equals(message.body().getString(CoordinatorWire.OP))) {
+            message.reply(new JsonObject());
+            return;
+        }
         long arrivedNanos = nanoClock.getAsLong();
         enqueue(() -> handle(message, arrivedNanos));
     }
@@ -349,8 +467,11 @@ public final class CoordinatorVerticle extends VerticleBase {
     }
 
     private Future<Void> tick() {
+        if (view != null) {
+            routes.warm(view); // routes whose warm-up failed (a worker still starting) are tried again
+        }
         if (role != Role.LEADER) {
-            return Future.succeededFuture();
+            return watch();
         }
         return redis.refreshServerInfo().compose(info -> {
             if (role != Role.LEADER) {
@@ -387,19 +508,15 @@ public final class CoordinatorVerticle extends VerticleBase {
 
     private void discardAndReclaim(Throwable e) {
         if (e instanceof StoreFencedException f && f.kind() == StoreFencedException.Kind.STALE_LEADER_EPOCH) {
+            // Another worker took the epoch: follow it. The watch (every tick) claims again only when this worker is
+            // in line: the new holder went silent, or sees fewer workers than this one (a split).
+            succession.forget();
             discard(Role.DEPOSED, f.getMessage());
-            // Hazelcast may still call this worker the leader (split brain); try again after a session.
-            vertx.setTimer(sessionTimeoutMs, id -> {
-                if (role == Role.DEPOSED && view != null && view.isLeader() && !handOver.stopping()) {
-                    claim("still the oldest cluster member a session after being deposed");
-                }
-            });
             return;
         }
         discard(Role.FOLLOWER, "write failed: " + e.getMessage());
-        if (view != null && view.isLeader()) {
-            claim("rebuilding from Redis after a failed write");
-        }
+        // The epoch is still this worker's as far as it knows; the claim script lets its holder take the next one.
+        claim("rebuilding from Redis after a failed write");
     }
 
     private void discard(Role next, String why) {
@@ -419,8 +536,11 @@ public final class CoordinatorVerticle extends VerticleBase {
     private JsonObject notCoordinator(String op, JsonObject body) {
         String leader = view == null ? "unknown" : view.leader().workerId();
         String successor = handOver.successor().orElse(null);
-        String hint = successor != null ? successor : view != null && !view.isLeader() ? leader : null;
+        String holder = succession.liveHolder().orElse(null);
+        String hint = successor != null ? successor : holder != null ? holder
+                : view != null && !view.isLeader() ? leader : null;
         String text = "worker " + workerId + " is not the coordinator (role " + role + "); the cluster leader is " + leader
+                + (holder != null ? "; worker " + holder + " holds the leader epoch" : "")
                 + (successor != null ? "; leadership was handed over to " + successor : "");
         JsonObject answer = CoordinatorWire.HEARTBEAT.equals(op)
                 ? CoordinatorWire.toJson(HeartbeatResponse.error(ErrorCode.NOT_COORDINATOR, text,
@@ -456,6 +576,7 @@ public final class CoordinatorVerticle extends VerticleBase {
         public Future<Void> claimHandedOver(String from) {
             transitionTo(Role.CLAIMING, "worker " + from + " hands leadership over");
             int myTerm = ++term;
+            succession.claiming(Optional.of(from));
             long started = clockMs.getAsLong();
             return leaderLog.load().compose(state -> replay(state, false).map(warm -> {
                 LOG.info("Coordinator on {}: prepared to take over from {}: replayed {} records in {} ms", workerId,
@@ -465,7 +586,7 @@ public final class CoordinatorVerticle extends VerticleBase {
                 LOG.warn("Coordinator on {}: preparing the take-over failed, claiming anyway: {}", workerId,
                         e.getMessage());
                 return Future.succeededFuture();
-            }).compose(v -> attemptClaim(myTerm, 0));
+            }).compose(v -> attemptClaim(myTerm, 0, -1));
         }
     }
 

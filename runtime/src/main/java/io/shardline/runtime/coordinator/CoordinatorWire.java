@@ -34,6 +34,13 @@ public final class CoordinatorWire {
     public static final String CONFIGURE = "configure";
     /** A stopping leader asks its successor to claim the leader epoch at once (graceful hand-over). */
     public static final String TAKE_OVER = "takeOver";
+    /**
+     * Every coordinator host asks every other worker's host once when it enters the view, answered at once: so the
+     * event-bus route to each worker (its address's registrations, its node's address, a connection both ways) is
+     * resolved while the cluster is healthy, not when a member first needs it with a frozen worker holding the
+     * Hazelcast partition those lookups read.
+     */
+    public static final String PING = "ping";
     /** Field of a {@code NOT_COORDINATOR} answer naming the worker that coordinates now, when the host knows it. */
     public static final String COORDINATOR_HINT = "coordinator";
 

@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
  * leader epoch at once ({@link CoordinatorWire#TAKE_OVER}) and keeps answering until that claim fenced it in Redis,
  * then resigns and answers {@code NOT_COORDINATOR} naming the successor ({@link CoordinatorWire#COORDINATOR_HINT})
  * until every member it knew asked once, so members move to the successor without a gap in their leases, before
- * this worker leaves the cluster. The successor claims at once and keeps leading while the cluster view still names
- * the worker that handed over to it. If the successor leaves the view before it answered, the hand-over ends at once
+ * this worker leaves the cluster. The successor claims at once, whatever the liveness of the stopping holder, and keeps
+ * leading whatever the cluster view says (leadership is the leader epoch; see {@code CoordinatorVerticle}). If the successor leaves the view before it answered, the hand-over ends at once
  * (the cluster view decides, as after a crash).
  *
  * <p>Lifecycle of the stopping side: {@code SERVING -> HANDING_OVER -> REDIRECTING -> STOPPED}, or {@code SERVING ->
@@ -71,8 +71,6 @@ final class LeaderHandOver {
     private State state = State.SERVING;
     /** The worker this one hands (or handed) leadership over to, named in NOT_COORDINATOR answers; or null. */
     private String successor;
-    /** The stopping worker that handed leadership to this one while the cluster view may still name it leader. */
-    private String predecessor;
     /** Members of the stopping coordinator not yet told where the coordinator went. */
     private final Set<String> toRedirect = new HashSet<>();
     /** Completed once every member in {@link #toRedirect} asked (or the wait timed out); null before REDIRECTING. */
@@ -187,8 +185,7 @@ final class LeaderHandOver {
             message.reply(new JsonObject().put("leaderEpoch", host.leaderEpoch()));
             return Future.succeededFuture();
         }
-        predecessor = message.body().getString("from", "");
-        return host.claimHandedOver(predecessor).onComplete(ar -> {
+        return host.claimHandedOver(message.body().getString("from", "")).onComplete(ar -> {
             if (host.role() == Role.LEADER) {
                 message.reply(new JsonObject().put("leaderEpoch", host.leaderEpoch()));
             } else {
@@ -203,11 +200,6 @@ final class LeaderHandOver {
         if (answer != null && next.members().stream().noneMatch(m -> m.workerId().equals(successor))) {
             answer.tryFail(new IllegalStateException("worker " + successor + " left the cluster"));
         }
-    }
-
-    /** Whether {@code leaderId}, named leader by the view, is the stopping worker that handed leadership to this one. */
-    boolean handedOverBy(String leaderId) {
-        return predecessor != null && leaderId.equals(predecessor);
     }
 
     private void transitionTo(State next) {

@@ -70,23 +70,41 @@ final class LeaderLog {
         return log.load();
     }
 
+    /** Reads the Redis identity, then the stored state a claim will expect ({@link #claim}). */
+    Future<GroupLogState> loadForClaim() {
+        return redis.refreshServerInfo().compose(info -> log.load());
+    }
+
     /**
-     * Reads the Redis identity, then takes the next leader epoch by compare-and-set on the one just read: fails
-     * when another worker took an epoch in between.
+     * Takes the next leader epoch by compare-and-set on the one {@code seen} holds (read by {@link #loadForClaim}, so
+     * the caller may replay it before claiming), on the terms of
+     * {@link RedisGroupLog#claim(String, long, int, long, String)}: fails with {@link ClaimRefusedException} when
+     * another worker took an epoch in between, or holds it and still writes ({@code minSilenceMs}, -1 for a
+     * hand-over) and sees at least {@code view} workers.
      */
-    Future<Claimed> claim(String workerId) {
-        return redis.refreshServerInfo()
-                .compose(info -> log.load().compose(seen -> log.claim(workerId, seen.leaderEpoch()))
-                        .map(claim -> {
-                            if (!claim.won()) {
-                                throw new IllegalStateException("leader epoch moved to " + claim.state().leaderEpoch()
-                                        + " (taken by " + claim.state().holder() + ") while claiming");
-                            }
-                            long lastWriteAgoMs = claim.lastWrite()
-                                    .filter(w -> !w.runId().isEmpty() && w.runId().equals(info.runId()))
-                                    .map(RedisGroupLog.LastWrite::agoMs).orElse(-1L);
-                            return new Claimed(claim.state(), info.runId(), lastWriteAgoMs);
-                        }));
+    Future<Claimed> claim(String workerId, GroupLogState seen, int view, long minSilenceMs) {
+        RedisServerInfo info = redis.serverInfo();
+        return log.claim(workerId, seen.leaderEpoch(), view, minSilenceMs, info.runId()).map(claim -> {
+            long lastWriteAgoMs = claim.lastWrite()
+                    .filter(w -> !w.runId().isEmpty() && w.runId().equals(info.runId()))
+                    .map(RedisGroupLog.LastWrite::agoMs).orElse(-1L);
+            if (!claim.won()) {
+                throw new ClaimRefusedException(new RedisGroupLog.LeaderStatus(claim.state().leaderEpoch(),
+                        claim.state().holder(), claim.lastWrite().map(RedisGroupLog.LastWrite::agoMs).orElse(-1L),
+                        claim.holderView()));
+            }
+            return new Claimed(claim.state(), info.runId(), lastWriteAgoMs);
+        });
+    }
+
+    /** Who holds the leader epoch and how long ago it last wrote. */
+    Future<RedisGroupLog.LeaderStatus> status() {
+        return log.status();
+    }
+
+    /** Records, under the leader epoch held, how many workers this leader sees (false when it was deposed). */
+    Future<Boolean> recordView(int view) {
+        return log.recordView(leaderEpoch, view);
     }
 
     /**

@@ -34,10 +34,14 @@ import org.slf4j.LoggerFactory;
  * ({@link MemberShardsPort}), telling them the lease deadline first ({@link MemberShardsPort#leaseUntil}).
  * Heartbeats go over the clustered event bus to the worker the cluster view names as leader, or to the
  * worker a {@code NOT_COORDINATOR} answer named ({@link CoordinatorWire#COORDINATOR_HINT}, a graceful
- * hand-over) until the view changes. When the coordinator moves, the member does not wait a heartbeat
- * interval, so that its lease is renewed before it runs out: a {@code NOT_COORDINATOR} answer or a failed
- * request is retried after a short backoff (doubling up to the interval), a named successor at once, and a
- * request in flight to a worker that is no longer the target is abandoned and sent again to the new one.
+ * hand-over, or the worker that holds the leader epoch) until the view changes. When the coordinator moves, the
+ * member does not wait a heartbeat interval, so that its lease is renewed before it runs out: a {@code NOT_COORDINATOR}
+ * answer or a failed request is retried after a short backoff (doubling up to the interval), a named successor at
+ * once, and a request in flight to a worker that is no longer the target is abandoned and sent again to the new one.
+ * A worker that fails a request or leaves one unanswered for a heartbeat interval is <i>suspected</i>: the next
+ * heartbeat goes to the next worker of the view instead (which answers as the new leader once it took the epoch, or
+ * names the worker that holds it), so a frozen leader, still in every view until Hazelcast notices, costs the members
+ * one interval, not their leases.
  * {@code GROUP_NOT_FOUND} makes the member send its group's configuration first. {@link #leave()} revokes
  * every shard, waits for them to drain (reporting REVOKED), then sends the leave.
  *
@@ -65,6 +69,11 @@ public final class MemberVerticle extends VerticleBase {
     /** The worker a NOT_COORDINATOR answer named, used while the view's leader is {@link #hintViewLeader}. */
     private String coordinatorHint;
     private String hintViewLeader;
+    /** The worker that failed a heartbeat or left one unanswered for an interval (skipped as a target), or null. */
+    private String suspect;
+    /** NOT_COORDINATOR answers in a row that named the suspect as the coordinator. */
+    private int suspectNamed;
+    private long inFlightSentAtMs;
     /** The view's leader at the last step, to notice a leader change. */
     private String viewLeader;
     /** Heartbeats in a row that failed or reached a worker that does not coordinate (for the retry backoff). */
@@ -180,6 +189,7 @@ public final class MemberVerticle extends VerticleBase {
     private void step() {
         long now = clockMs.getAsLong();
         execute(membership.tick(now));
+        suspectSilentTarget(now);
         followView(now);
         if (left != null && !leaveInFlight) {
             Optional<LeaveRequest> leave = membership.leaveRequest(now);
@@ -202,6 +212,7 @@ public final class MemberVerticle extends VerticleBase {
         String leader = target();
         inFlight = sent;
         inFlightTo = leader;
+        inFlightSentAtMs = now;
         // A slow answer is still safe (the lease counts from the send time), so wait generously: under load a
         // join (records persisted, owner keys written) can take longer than one interval. A request to a worker
         // that stops being the target is abandoned earlier (followView).
@@ -218,6 +229,7 @@ public final class MemberVerticle extends VerticleBase {
                     inFlight = null;
                     if (ar.failed()) {
                         LOG.info("Member {}: heartbeat to {} failed: {}", memberId(), leader, ar.cause().getMessage());
+                        suspect = leader;
                         if (metrics != null) {
                             metrics.heartbeatFailed();
                         }
@@ -227,6 +239,9 @@ public final class MemberVerticle extends VerticleBase {
                         return;
                     }
                     HeartbeatResponse response = CoordinatorWire.heartbeatResponse(ar.result().body());
+                    if (leader.equals(suspect)) {
+                        suspect = null;
+                    }
                     if (metrics != null) {
                         metrics.heartbeat(TimeUnit.MILLISECONDS.toNanos(at - now));
                         if (response.error() == ErrorCode.NONE) {
@@ -265,16 +280,41 @@ public final class MemberVerticle extends VerticleBase {
         lastRenewalAtMs = at;
     }
 
-    /** Where heartbeats go: the worker a NOT_COORDINATOR answer named while the view is unchanged, else the view's leader. */
+    /**
+     * Where heartbeats go: the worker a NOT_COORDINATOR answer named while the view is unchanged, else the view's
+     * leader; a suspected worker is skipped for the next one in view order.
+     */
     private String target() {
         LeaderView v = view.get();
         String leader = v.leader().workerId();
-        if (coordinatorHint != null && leader.equals(hintViewLeader)
-                && v.members().stream().anyMatch(m -> m.workerId().equals(coordinatorHint))) {
+        if (coordinatorHint != null && !(leader.equals(hintViewLeader)
+                && v.members().stream().anyMatch(m -> m.workerId().equals(coordinatorHint)))) {
+            coordinatorHint = null;
+        }
+        if (coordinatorHint != null && !coordinatorHint.equals(suspect)) {
             return coordinatorHint;
         }
-        coordinatorHint = null;
-        return leader;
+        String preferred = coordinatorHint != null ? coordinatorHint : leader;
+        if (!preferred.equals(suspect)) {
+            return preferred;
+        }
+        List<String> ids = v.members().stream().map(m -> m.workerId()).toList();
+        int at = ids.indexOf(suspect);
+        return ids.size() < 2 || at < 0 ? preferred : ids.get((at + 1) % ids.size());
+    }
+
+    /**
+     * A heartbeat unanswered for an interval makes its worker suspected (a frozen or overloaded leader answers nothing
+     * until Hazelcast removes it, seconds later): {@link #followView} then sends it again to the next worker.
+     */
+    private void suspectSilentTarget(long now) {
+        if (inFlight != null && !inFlightTo.equals(suspect)
+                && now - inFlightSentAtMs >= membership.config().initialHeartbeatIntervalMs()) {
+            suspect = inFlightTo;
+            suspectNamed = 0;
+            LOG.info("Member {}: {} has not answered for {} ms; asking {}", memberId(), inFlightTo,
+                    now - inFlightSentAtMs, target());
+        }
     }
 
     /**
@@ -283,6 +323,16 @@ public final class MemberVerticle extends VerticleBase {
      * retry the same target after the backoff.
      */
     private void followHint(long now, String asked, String hint) {
+        if (hint != null && hint.equals(suspect)) {
+            // The worker asked has not seen the suspect go silent yet; ask it again soon (it claims once it has),
+            // and go back to the suspect only after it named it three times (a pause shorter than the takeover).
+            if (++suspectNamed < 3) {
+                retrySoon(now);
+                return;
+            }
+            suspect = null;
+            suspectNamed = 0;
+        }
         if (hint != null && !hint.equals(asked)) {
             coordinatorHint = hint;
             hintViewLeader = view.get().leader().workerId();
@@ -312,6 +362,7 @@ public final class MemberVerticle extends VerticleBase {
         if (!leader.equals(viewLeader)) {
             if (viewLeader != null) {
                 misses = 0;
+                suspect = null;
                 membership.expediteHeartbeat(now);
             }
             viewLeader = leader;

@@ -233,9 +233,16 @@ public final class WorkerClusterView implements ClusterView {
                         + " did not answer within " + requestTimeoutMs + " ms: " + e.getMessage(), e)));
     }
 
-    /** The leader's answer, empty for an unknown group; 409 while the leader is changing (as Connect). */
+    /**
+     * The leader's answer, empty for an unknown group; 409 while the leader is changing (as Connect). Asks the view's
+     * leader, then once the worker it names as holding the leader epoch ({@link CoordinatorWire#COORDINATOR_HINT}):
+     * after a freeze the view's oldest worker may no longer lead.
+     */
     private Future<Optional<JsonObject>> askLeader(JsonObject request) {
-        String leader = view.get().leader().workerId();
+        return askLeader(request, view.get().leader().workerId(), true);
+    }
+
+    private Future<Optional<JsonObject>> askLeader(JsonObject request, String leader, boolean followHint) {
         return vertx.eventBus().<JsonObject>request(CoordinatorWire.address(clusterName, leader), request,
                         new DeliveryOptions().setSendTimeout(requestTimeoutMs))
                 .recover(e -> Future.failedFuture(ControlPlaneException.conflict("cannot complete the request: the "
@@ -249,6 +256,10 @@ public final class WorkerClusterView implements ClusterView {
                     }
                     if (error == ErrorCode.GROUP_NOT_FOUND.code()) {
                         return Future.succeededFuture(Optional.empty());
+                    }
+                    String hint = body.getString(CoordinatorWire.COORDINATOR_HINT);
+                    if (followHint && error == ErrorCode.NOT_COORDINATOR.code() && hint != null && !hint.equals(leader)) {
+                        return askLeader(request, hint, false);
                     }
                     return Future.failedFuture(ControlPlaneException.conflict("cannot complete the request momentarily: "
                             + body.getString("errorMessage", "the coordinator is not ready")

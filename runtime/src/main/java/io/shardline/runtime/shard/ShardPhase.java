@@ -5,13 +5,15 @@ import java.util.Set;
 
 /**
  * The life of one owned shard in a member. Edges:
- * {@code TAKING_OVER -> REPLAYING -> READING}; any active phase {@code -> RELEASING -> RELEASED};
+ * {@code TAKING_OVER -> REPLAYING -> READING}, {@code READING -> REPLAYING} after a read whose outcome is unknown
+ * (Redis may have delivered entries to this member whose reply never arrived); any active phase
+ * {@code -> RELEASING -> RELEASED};
  * any phase but {@code RELEASED} {@code -> FENCED}.
  */
 public enum ShardPhase {
     /** Moving the previous owners' pending entries into this member's PEL (fenced XAUTOCLAIM pages). */
     TAKING_OVER,
-    /** Handling this member's PEL in id order before any new entry. */
+    /** Handling this member's PEL in id order before any new entry (after a takeover, or a read whose reply was lost). */
     REPLAYING,
     /** Reading new entries ({@code >}). */
     READING,
@@ -26,7 +28,7 @@ public enum ShardPhase {
     Set<ShardPhase> previousValidPhases() {
         return switch (this) {
             case TAKING_OVER -> EnumSet.noneOf(ShardPhase.class);
-            case REPLAYING -> EnumSet.of(TAKING_OVER);
+            case REPLAYING -> EnumSet.of(TAKING_OVER, READING);
             case READING -> EnumSet.of(REPLAYING);
             case RELEASING -> EnumSet.of(TAKING_OVER, REPLAYING, READING);
             case RELEASED -> EnumSet.of(RELEASING);

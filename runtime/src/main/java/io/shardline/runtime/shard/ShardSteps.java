@@ -153,7 +153,7 @@ final class ShardSteps {
                 : commands.read(s.shard(), settings.group(), memberId, s.ownerEpoch(), settings.batchSize(), replay ? s.cursor : ">");
         on(read, ar -> {
             if (ar.failed()) {
-                redisFailed(s, ar.cause());
+                redisFailed(s, ar.cause(), !replay);
                 return;
             }
             s.redisFailures = 0;
@@ -351,7 +351,7 @@ final class ShardSteps {
         on(commands.ackAndRead(s.shard(), settings.group(), memberId, s.ownerEpoch(), settings.ackMode(), ids, settings.batchSize(),
                 s.keepingUp), ar -> {
             if (ar.failed()) {
-                redisFailed(s, ar.cause());
+                redisFailed(s, ar.cause(), true);
                 return;
             }
             s.redisFailures = 0;
@@ -388,12 +388,29 @@ final class ShardSteps {
     }
 
     private void redisFailed(OwnedShard s, Throwable error) {
+        redisFailed(s, error, false);
+    }
+
+    /**
+     * A Redis call failed. {@code readNew}: it was a read of new entries ({@code >}); unless Redis refused it (fenced,
+     * no group), its outcome is unknown: Redis may have run it and delivered entries to this member's pending list
+     * whose reply was lost (a timeout, a dropped connection). Those would never come again from {@code >}, so the
+     * shard replays its own pending entries first (from id 0), then reads new ones: at-least-once without a move.
+     */
+    private void redisFailed(OwnedShard s, Throwable error, boolean readNew) {
         if (!s.phase().active()) {
             finish(s, Next.STOP);
             return;
         }
+        ShardFailure failure = ShardFailure.of(error);
+        if (readNew && s.phase() == ShardPhase.READING && failure != ShardFailure.FENCED
+                && failure != ShardFailure.NO_GROUP) {
+            s.cursor = "0";
+            transition(s, ShardPhase.REPLAYING, "the outcome of a read is unknown (" + error.getMessage()
+                    + "): its entries may be in this member's pending list");
+        }
         metrics.redisError();
-        switch (ShardFailure.of(error)) {
+        switch (failure) {
             case FENCED -> {
                 fence(s, error.getMessage());
                 finish(s, Next.STOP);

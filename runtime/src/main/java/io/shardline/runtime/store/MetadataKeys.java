@@ -36,6 +36,14 @@ public record MetadataKeys(String clusterName) {
         return prefix() + ":leader-holder";
     }
 
+    /**
+     * Integer: how many workers the holder of the leader epoch saw when it last recorded its cluster view (at its
+     * claim and on every change of its view); a claimant that sees more may depose a holder that still writes.
+     */
+    public String leaderView() {
+        return prefix() + ":leader-view";
+    }
+
     /** Integer: the store revision; every successful write increments it. */
     public String revision() {
         return prefix() + ":revision";

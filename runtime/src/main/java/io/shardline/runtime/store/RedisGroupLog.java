@@ -98,11 +98,8 @@ public final class RedisGroupLog {
             return redis.call('INCR', KEYS[3])
             """);
 
-    /**
-     * KEYS: epoch holder revision log lastWrite; ARGV: holder expectedEpoch('' = any)
-     * -> {won, epoch, revision, holder, lastWriteRunId, msSinceLastWrite (-1: none), record...}.
-     */
-    private static final LuaScript CLAIM = LuaScript.of("""
+    /** Reads how long ago the last guarded write was accepted (Redis clock): {@code run_id, ms} or {@code '', -1}. */
+    private static final String SINCE_LAST_WRITE = """
             local function since_last_write()
               local last = redis.call('GET', KEYS[5])
               if not last then return '', -1 end
@@ -112,21 +109,53 @@ public final class RedisGroupLog {
               local ms = (tonumber(t[1]) - tonumber(s)) * 1000 + math.floor((tonumber(t[2]) - tonumber(us)) / 1000)
               return run_id, ms
             end
+            """;
+
+    /**
+     * KEYS: epoch holder revision log lastWrite view; ARGV: claimant expectedEpoch('' = any) claimantView
+     * minSilenceMs(-1 = unconditional) runId -> {won, epoch, revision, holder, lastWriteRunId, msSinceLastWrite (-1:
+     * none), holderView, record...}. A won claim counts as a write of the new holder (its silence starts now). A claim is refused (won 0) when the epoch moved past {@code expectedEpoch}, or when
+     * another worker holds it, wrote less than {@code minSilenceMs} ago and sees at least as many workers as the
+     * claimant (a live leader that the rest of the cluster follows is never deposed by a worker with a partial view).
+     */
+    private static final LuaScript CLAIM = LuaScript.of(SINCE_LAST_WRITE + """
             local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
-            local won = 1
+            local holder = redis.call('GET', KEYS[2]) or ''
+            local holder_view = tonumber(redis.call('GET', KEYS[6]) or '0')
+            local run_id, since = since_last_write()
+            local min_silence = tonumber(ARGV[4])
+            local allowed = min_silence < 0 or holder == '' or holder == ARGV[1] or since < 0 or since >= min_silence
+              or tonumber(ARGV[3]) > holder_view
+            local won = 0
             local epoch = cur
-            if ARGV[2] == '' or tonumber(ARGV[2]) == cur then
+            if allowed and (ARGV[2] == '' or tonumber(ARGV[2]) == cur) then
               epoch = redis.call('INCR', KEYS[1])
               redis.call('SET', KEYS[2], ARGV[1])
-            else
-              won = 0
+              redis.call('SET', KEYS[6], ARGV[3])
+              local t = redis.call('TIME')
+              redis.call('SET', KEYS[5], ARGV[5] .. ' ' .. t[1] .. ' ' .. t[2])
+              won = 1
+              holder_view = tonumber(ARGV[3])
             end
-            local run_id, since = since_last_write()
             local out = {won, epoch, tonumber(redis.call('GET', KEYS[3]) or '0'), redis.call('GET', KEYS[2]) or '',
-                         run_id, since}
+                         run_id, since, holder_view}
             local log = redis.call('LRANGE', KEYS[4], 0, -1)
             for i = 1, #log do out[#out + 1] = log[i] end
             return out
+            """);
+
+    /** KEYS: epoch holder revision log lastWrite view -> {epoch, holder, msSinceLastWrite (-1: none), holderView}. */
+    private static final LuaScript STATUS = LuaScript.of(SINCE_LAST_WRITE + """
+            local run_id, since = since_last_write()
+            return {tonumber(redis.call('GET', KEYS[1]) or '0'), redis.call('GET', KEYS[2]) or '', since,
+                    tonumber(redis.call('GET', KEYS[6]) or '0')}
+            """);
+
+    /** KEYS: epoch holder revision log lastWrite view; ARGV: writerEpoch view -> 1 if recorded, 0 if deposed. */
+    private static final LuaScript RECORD_VIEW = LuaScript.of("""
+            if tonumber(redis.call('GET', KEYS[1]) or '0') ~= tonumber(ARGV[1]) then return 0 end
+            redis.call('SET', KEYS[6], ARGV[2])
+            return 1
             """);
 
     /** KEYS: epoch holder revision log -> {epoch, revision, holder, record...}. */
@@ -153,8 +182,9 @@ public final class RedisGroupLog {
      * @param won whether the claimant took the leader epoch
      * @param state the stored state to replay
      * @param lastWrite the last accepted guarded write, if one is recorded
+     * @param holderView how many workers the holder of the epoch saw (as it last recorded; 0 when unknown)
      */
-    public record Claim(boolean won, GroupLogState state, Optional<LastWrite> lastWrite) {
+    public record Claim(boolean won, GroupLogState state, Optional<LastWrite> lastWrite, int holderView) {
     }
 
     /**
@@ -167,20 +197,70 @@ public final class RedisGroupLog {
     }
 
     /**
-     * Takes a new leader epoch. With {@code expectedEpoch} &gt;= 0 only if the current epoch is still
-     * {@code expectedEpoch} (compare-and-set: two claimants that saw the same epoch cannot both win);
-     * with -1 unconditionally.
+     * Who holds the leader epoch and whether it still writes, as one read saw it.
+     *
+     * @param leaderEpoch the current leader epoch (0 before any claim)
+     * @param holder the worker that took it ({@code ""} when none)
+     * @param sinceLastWriteMs how long ago the last guarded write was accepted (Redis clock), -1 when none is recorded
+     * @param holderView how many workers the holder saw when it last recorded its cluster view (0 when unknown)
+     */
+    public record LeaderStatus(long leaderEpoch, String holder, long sinceLastWriteMs, int holderView) {
+    }
+
+    /**
+     * Takes a new leader epoch unconditionally of the holder's liveness. With {@code expectedEpoch} &gt;= 0 only if
+     * the current epoch is still {@code expectedEpoch} (compare-and-set: two claimants that saw the same epoch cannot
+     * both win); with -1 whatever the epoch.
      */
     public Future<Claim> claim(String holder, long expectedEpoch) {
+        return claim(holder, expectedEpoch, 0, -1, "");
+    }
+
+    /**
+     * Takes a new leader epoch as {@link #claim(String, long)} does, but only if the epoch is free, held by
+     * {@code holder} itself, held by a worker whose last write is at least {@code minSilenceMs} old (it stopped
+     * writing: crashed, frozen or cut off from Redis), or held by a worker that saw fewer workers than
+     * {@code claimantView} (it is on the small side of a split). Otherwise the claim is refused ({@link Claim#won}
+     * false) and says who holds the epoch. A won claim records {@code claimantView} as the holder's view.
+     *
+     * A won claim is recorded as the new holder's first write (so the next claimant measures its silence from
+     * the claim, not from its predecessor's last write); the returned {@link Claim#lastWrite} is the one before it.
+     *
+     * @param minSilenceMs -1 for an unconditional claim (a graceful hand-over)
+     * @param runId the Redis run id the claimant read just before (recorded with the claim as its write)
+     */
+    public Future<Claim> claim(String holder, long expectedEpoch, int claimantView, long minSilenceMs, String runId) {
         String expected = expectedEpoch < 0 ? "" : Long.toString(expectedEpoch);
-        return CLAIM.call(redis, keys.scriptKeys(), List.of(holder, expected)).map(r -> {
-            boolean won = r.get(0).toLong() == 1;
-            long ago = r.get(5).toLong();
-            Optional<LastWrite> lastWrite = ago < 0 ? Optional.empty()
-                    : Optional.of(new LastWrite(r.get(4).toString(), ago));
-            return new Claim(won, new GroupLogState(r.get(1).toLong(), r.get(2).toLong(), r.get(3).toString(),
-                    strings(r, 6)), lastWrite);
-        });
+        return CLAIM.call(redis, leaderKeys(), List.of(holder, expected, Integer.toString(claimantView),
+                Long.toString(minSilenceMs), runId)).map(r -> {
+                    boolean won = r.get(0).toLong() == 1;
+                    long ago = r.get(5).toLong();
+                    Optional<LastWrite> lastWrite = ago < 0 ? Optional.empty()
+                            : Optional.of(new LastWrite(r.get(4).toString(), ago));
+                    return new Claim(won, new GroupLogState(r.get(1).toLong(), r.get(2).toLong(), r.get(3).toString(),
+                            strings(r, 7)), lastWrite, r.get(6).toInteger());
+                });
+    }
+
+    /** Who holds the leader epoch and how long ago it last wrote (one small read, no log). */
+    public Future<LeaderStatus> status() {
+        return STATUS.call(redis, leaderKeys(), List.of()).map(r -> new LeaderStatus(r.get(0).toLong(), r.get(1).toString(),
+                r.get(2).toLong(), r.get(3).toInteger()));
+    }
+
+    /**
+     * Records how many workers the holder of {@code leaderEpoch} sees now (a claimant that sees more may depose it);
+     * false when that epoch is no longer the current one.
+     */
+    public Future<Boolean> recordView(long leaderEpoch, int view) {
+        return RECORD_VIEW.call(redis, leaderKeys(), List.of(Long.toString(leaderEpoch), Integer.toString(view)))
+                .map(r -> r.toLong() == 1);
+    }
+
+    private List<String> leaderKeys() {
+        List<String> k = new ArrayList<>(keys.scriptKeys());
+        k.add(keys.leaderView());
+        return k;
     }
 
     /** The stored state, read atomically. */

@@ -397,10 +397,15 @@ public final class WorkerConfig {
                         Validator.nonEmpty().and(pattern(HOST_PORT, "host:port")), Importance.HIGH,
                         "Hazelcast TCP/IP seed members (host:port, comma-separated). List every port: ranges are not "
                                 + "supported. Multicast and auto-detection are always off.", cluster)
-                .define(CLUSTER_FAILURE_TIMEOUT_CONFIG, ConfigType.LONG, 5_000L, Validator.between(2_000, 600_000),
+                .define(CLUSTER_FAILURE_TIMEOUT_CONFIG, ConfigType.LONG, 15_000L, Validator.between(2_000, 600_000),
                         Importance.MEDIUM, "A worker whose Hazelcast heartbeats (1 per second) stop for this long is "
-                                + "removed from the cluster (Hazelcast's default is 60 s). A killed process is detected "
-                                + "faster, by connection refusal. Rounded up to whole seconds.", cluster)
+                                + "removed from the cluster view (Hazelcast's default is 60 s). A killed process is "
+                                + "detected faster, by connection refusal. Leadership does not wait for it: a "
+                                + "successor takes the leader epoch once the leader has written nothing to Redis for "
+                                + "a third of session.timeout.ms - 2 * heartbeat.interval.ms, and members skip a "
+                                + "coordinator that does not answer; so it only tidies the view, and keeping it above "
+                                + "the pauses a worker may come back from keeps its return from splitting the "
+                                + "cluster. Rounded up to whole seconds.", cluster)
                 .define(CLUSTER_MERGE_DELAY_CONFIG, ConfigType.LONG, 5_000L, Validator.between(1_000, 600_000),
                         Importance.LOW, "Delay of Hazelcast's split-brain merge checks (default 300 s/120 s there). "
                                 + "Safety never depends on it: leader writes are fenced in Redis.", cluster)

@@ -38,7 +38,7 @@ public final class WorkerConfigDocs {
             | `heartbeat.interval.ms` | 1000 | 3000 (5000 in KIP-848) | a heartbeat is one small event-bus request (~0.3 ms p50 here); ten per session keep detection fast without load |
             | `session.timeout.ms` | 10000 | 45000 | a dead worker's shards move in about 11 s; a live member survives a 9 s stop-the-world pause (G1 pauses on ordinary heaps are tens to hundreds of ms) and up to 8 lost heartbeats |
             | `rebalance.timeout.ms` | 30000 | 300000 (`max.poll.interval.ms`) | time to finish the in-flight batch of a revoked shard; a member whose drain hangs longer is fenced and rejoins, so a hung handler delays a shard's move by at most this plus a few heartbeat intervals; handlers that need longer per batch must raise it |
-            | `cluster.failure.timeout.ms` | 5000 | — | Hazelcast removes a hung worker after 5 s (its default is 60 s); a killed one is seen in under 1 s through refused connections |
+            | `cluster.failure.timeout.ms` | 15000 | — | Hazelcast removes a hung worker from the view after 15 s (its default is 60 s); a killed one is seen in under 1 s through refused connections. Leadership does not wait for it (the leader's silence in Redis decides, after 2.7 s by default); a worker frozen for less comes back into an unchanged view instead of splitting it |
             | `cluster.merge.delay.ms` | 5000 | — | two halves of a split cluster merge seconds after the network heals, not minutes (262 s measured with Hazelcast's defaults) |
 
             A member stops processing on its own when it has not had a heartbeat answer for

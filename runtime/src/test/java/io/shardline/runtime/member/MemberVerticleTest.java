@@ -274,9 +274,11 @@ class MemberVerticleTest {
         advanceUntil(() -> shards.held.size() == 4, "joined");
         long cutOff = clock.get();
         shards.fencedAt.set(-1);
-        // The cluster view now names a worker that does not exist: every heartbeat fails.
+        // The cluster view now names only workers that do not exist: every heartbeat fails, to the leader and to
+        // the next worker the member tries when the leader does not answer.
         ClusterMember gone = new ClusterMember("node-z", "z", "127.0.0.1:9", Map.of());
-        view.set(new LeaderView(List.of(gone, A), A));
+        ClusterMember goneToo = new ClusterMember("node-y", "y", "127.0.0.1:8", Map.of());
+        view.set(new LeaderView(List.of(gone, goneToo), A));
         advanceUntil(() -> shards.fencedAt.get() >= 0, "the member fences itself");
         long fencedAt = shards.fencedAt.get();
         assertThat(fencedAt).as("kept processing while its lease lasted").isGreaterThan(cutOff + SESSION_MS / 2);

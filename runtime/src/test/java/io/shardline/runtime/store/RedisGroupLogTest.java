@@ -65,6 +65,33 @@ class RedisGroupLogTest {
     }
 
     @Test
+    void aLiveHolderIsDeposedOnlyWhenSilentOrSeeingFewerWorkersAndAWonClaimCountsAsAWrite() {
+        RedisGroupLog.Claim first = result(log.claim("w1", 0, 3, 60_000, RUN), WAIT);
+        assertThat(first.won()).as("a free epoch").isTrue();
+        result(log.append(1, 0, RUN, List.of("r1")), WAIT);
+
+        RedisGroupLog.Claim partial = result(log.claim("w2", 1, 1, 60_000, RUN), WAIT);
+        assertThat(partial.won()).as("w1 still writes and sees 3 workers; w2 sees 1 (a partial view)").isFalse();
+        assertThat(partial.state().holder()).isEqualTo("w1");
+        assertThat(partial.holderView()).isEqualTo(3);
+        assertThat(result(log.claim("w2", 1, 3, 60_000, RUN), WAIT).won()).as("an equal view does not depose").isFalse();
+        RedisGroupLog.LeaderStatus status = result(log.status(), WAIT);
+        assertThat(status).isEqualTo(new RedisGroupLog.LeaderStatus(1, "w1", status.sinceLastWriteMs(), 3));
+
+        assertThat(result(log.recordView(1, 1), WAIT)).as("w1's view shrank to itself (a split)").isTrue();
+        RedisGroupLog.Claim larger = result(log.claim("w2", 1, 2, 60_000, RUN), WAIT);
+        assertThat(larger.won()).as("the large side of the split deposes the small side's holder").isTrue();
+        assertThat(result(log.recordView(1, 3), WAIT)).as("the deposed holder records nothing").isFalse();
+
+        RedisGroupLog.LeaderStatus afterClaim = result(log.status(), WAIT);
+        assertThat(afterClaim.holder()).isEqualTo("w2");
+        assertThat(afterClaim.sinceLastWriteMs()).as("the won claim is the new holder's first write").isBetween(0L, 5_000L);
+        assertThat(result(log.claim("w3", 2, 1, 0, RUN), WAIT).won()).as("a holder silent for the bound (0 here)")
+                .isTrue();
+        assertThat(result(log.claim("w1", 3, 1, -1, RUN), WAIT).won()).as("a hand-over is unconditional").isTrue();
+    }
+
+    @Test
     void claimIsCompareAndSet() {
         result(log.claim("w1", 0), WAIT);
         RedisGroupLog.Claim late = result(log.claim("w2", 0), WAIT);
