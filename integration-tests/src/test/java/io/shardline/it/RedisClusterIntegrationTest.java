@@ -81,7 +81,9 @@ class RedisClusterIntegrationTest {
         StreamProducer.produce(nodesByKey, "orders", SHARDS, PER_SHARD);
         probe.awaitDrained("orders", "orders", SHARDS, SETTLE);
 
-        JsonObject status = new RestClient(ports.get(3), TOKEN).get("/listeners/orders/status");
+        // A status read Redis does not answer in time is a 503 (seen once on this cluster client at load 1.3:
+        // one HGETALL past its 2 s timeout); ask again until the deadline rather than fail on one slow read.
+        JsonObject status = statusWithin(new RestClient(ports.get(3), TOKEN), SETTLE);
         assertThat(status.getJsonArray("shards")).as("status %s", status).hasSize(SHARDS);
         for (Object o : status.getJsonArray("shards")) {
             assertThat(((JsonObject) o).getString("owner")).as("shard owner in %s", status).isNotNull();
@@ -113,5 +115,17 @@ class RedisClusterIntegrationTest {
         w0.terminate();
         assertThat(w1.waitExit(Duration.ofSeconds(30))).as("w1 exit\n%s", w1.tail()).isZero();
         assertThat(w0.waitExit(Duration.ofSeconds(30))).as("w0 exit\n%s", w0.tail()).isZero();
+    }
+
+    private static JsonObject statusWithin(RestClient rest, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            RestClient.Reply reply = rest.call("GET", "/listeners/orders/status", (JsonObject) null, true);
+            if (reply.status() == 200 || System.nanoTime() > deadline) {
+                assertThat(reply.status()).as("GET /listeners/orders/status: %s", reply.body()).isEqualTo(200);
+                return reply.json();
+            }
+            WorkerProcess.pause(200);
+        }
     }
 }
