@@ -38,7 +38,7 @@ class ChaosRunTest {
     /**
      * In CI: SIGSTOP of a worker, then of the leader, for 1.5 session timeouts each (seed 4 draws them in this
      * order; 20 s of faults hold the two). A member woken by SIGCONT must not hand its handler the batch its read
-     * received before the pause, after its lease ran out (the runtime's lease gate; it did before issue 8's fix,
+     * received before the pause, after its lease ran out (the runtime's lease gate; it did before that gate existed,
      * which the checker reports as split ownership). Longer: {@code bin/chaos --seed 4 --duration 3m --faults
      * PAUSE_WORKER,PAUSE_LEADER --rate 150}.
      */

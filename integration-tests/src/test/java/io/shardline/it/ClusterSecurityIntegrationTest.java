@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Worker JVMs from the distribution with the cluster ports locked down (issue 16, deliverable 7): two workers with
+ * Worker JVMs from the distribution with the cluster ports locked down (docs/security.md, "Cluster port"): two workers with
  * the same {@code cluster.secret} and event-bus TLS certificates of one CA form a cluster and share a group's shards
  * (heartbeats and coordinator answers cross the TLS event bus); a third worker with the same {@code cluster.name}
  * but another secret is not admitted: it forms a cluster of its own and the others still count two workers.

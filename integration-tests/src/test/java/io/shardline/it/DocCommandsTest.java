@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every command the README and docs/ show is checked against the product (issue 15, item 6): each
+ * Every command the README and docs/ show is checked against the product (docs/testing.md): each
  * {@code bin/} script it names exists and takes every option it is shown with (checked against the
  * script's own {@code --help}, run from the built source tree), each Maven module and test class a
  * {@code mvn} line names exists, and each class a {@code java} line runs exists. The commands a user runs

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The two ways a graceful stop is cut short (issue 5, "Start and stop"), on a worker JVM from the built
+ * The two ways a graceful stop is cut short (docs/operations.md, "Scaling out and in"), on a worker JVM from the built
  * distribution whose handler never finishes: a webhook-sink listener posting to a loopback HTTP server that
  * takes every request and never answers, with {@code release.inflight=finish}, so the member's leave waits for
  * the batch in flight. A second SIGTERM forces the exit at once (exit code 1); without it the stop gives up

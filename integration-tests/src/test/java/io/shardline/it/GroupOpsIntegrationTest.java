@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Operating groups on two worker JVMs from the built distribution (issue 20.5): {@code GET /groups} lists every
+ * Operating groups on two worker JVMs from the built distribution (docs/operations.md, "Groups"): {@code GET /groups} lists every
  * group with its listener, state, members and lag; {@code DELETE /groups/{group}} is refused (409) while its
  * listener is not STOPPED, and once it is stopped removes the Redis consumer group and owner hash of every shard
  * and the audit stream, and makes the leader's coordinator forget the group (asked of the non-leader): a resumed

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A plugin author outside the checkout (issue 15, item 5; docs/plugins.md, "Outside a checkout"): the
+ * A plugin author outside the checkout (docs/plugins.md, "Outside a checkout"): the
  * distribution's {@code sdk/template} copied into a directory of its own, the SDK installed with
  * {@code bin/install-sdk}, the copy built and tested by a separate Maven run (its own test runs the handler on a
  * real Redis), and the jar it made run by a worker from the distribution.

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * A worker JVM from the distribution runs under exactly the ACL that {@code bin/shardline redis-acl} prints (issue 16,
+ * A worker JVM from the distribution runs under exactly the ACL that {@code bin/shardline redis-acl} prints (docs/security.md, "Redis";
  * deliverable 8): it starts, processes records and Redis logs no denied command; with {@code PING} denied as well,
  * {@code /health} still says Redis is reachable while records flow. A worker whose ACL lacks its dead-letter key
  * does not start and says which command on which key is missing.

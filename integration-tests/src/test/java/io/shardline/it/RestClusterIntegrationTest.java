@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The REST control plane across two worker JVMs from the built distribution (issue 7's acceptance): a
+ * The REST control plane across two worker JVMs from the built distribution (docs/rest.md): a
  * pause written on one worker stops consumption on every worker within one heartbeat interval (plus a
  * margin), measured by the stream entry ids the group was last delivered against the time the pause was
  * sent; a per-shard pause stops only that shard; {@code /groups/{group}} answers on a non-leader;

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code bin/shardline} from the distribution against a worker JVM and a real Redis (issue 20.6 and 20.7): listeners
+ * {@code bin/shardline} from the distribution against a worker JVM and a real Redis (docs/cli.md): listeners
  * list/status/stop/resume/pause/restart, offsets show and reset (a dry run changes nothing; {@code --execute} while
  * the listener runs exits 5, when stopped moves the shard), groups list/describe and delete (exit 5 while in use),
  * loggers list and set ({@code --cluster}), with the token from {@code --token-file} and from

@@ -18,7 +18,7 @@ import java.util.Locale;
  * {@link AssignorScenario}: times, moves, balance, heap, and the load average, one Markdown table row per
  * scenario and assignor.
  *
- * <p>What is measured. <b>Ours</b>, in this JVM (run it with {@code -Xmx2g}: the heap bound of issue 3): the
+ * <p>What is measured. <b>Ours</b>, in this JVM (run it with {@code -Xmx2g}: the heap bound of docs/benchmarks.md, "Assignors"): the
  * problem is built outside the timing; then warm-up runs of {@code assign(group, shards)} (at least 2, and
  * more, up to 100, until they add up to 1 s, so that small problems are JIT-compiled) and 5 measured runs,
  * each after {@code System.gc()} and timed with {@code System.nanoTime}; the row gives the median and the

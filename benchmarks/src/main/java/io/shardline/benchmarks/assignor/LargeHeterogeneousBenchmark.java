@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * shards, each member reading two neighbouring topics of 100), full and incremental. Kafka's general sticky
  * path does not finish the full problem in 2 minutes (and takes 8-32 s on the incremental one), so it does not
  * share this JMH run; {@link AssignorComparison} runs it in a child JVM with a time limit and reports
- * {@code > N s}. Runs with {@code -Xmx2g}: the heap bound of issue 3.
+ * {@code > N s}. Runs with {@code -Xmx2g}: the heap bound of docs/benchmarks.md, "Assignors".
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)

@@ -1,6 +1,8 @@
 package io.shardline.runtime.coordinator;
 
 import io.shardline.coordinator.CoordinatorMetrics;
+import io.shardline.coordinator.GroupCoordinator;
+import io.shardline.coordinator.group.Member;
 
 /**
  * What the coordinator host measures around the pure core, besides the core's own {@link CoordinatorMetrics}
@@ -15,6 +17,19 @@ public interface CoordinatorHostMetrics extends CoordinatorMetrics {
 
     /** The group's state after a coordinator step (every tick and configuration). */
     default void group(String groupId, int members, int groupEpoch, int assignmentEpoch, int pendingRevocations) {
+    }
+
+    /** {@link #group} for every group {@code coordinator} holds. */
+    default void groups(GroupCoordinator coordinator) {
+        for (String groupId : coordinator.groupIds()) {
+            coordinator.group(groupId).ifPresent(g -> {
+                int pending = 0;
+                for (Member m : g.members().values()) {
+                    pending += m.revoking().size();
+                }
+                group(groupId, g.members().size(), g.groupEpoch(), g.assignmentEpoch(), pending);
+            });
+        }
     }
 
     /** A heartbeat of {@code groupId} was answered {@code nanos} after it arrived (queueing, decision, write). */

@@ -6,7 +6,6 @@ import io.shardline.coordinator.CoordinatorMetrics;
 import io.shardline.coordinator.CoordinatorResult;
 import io.shardline.coordinator.GroupCoordinator;
 import io.shardline.coordinator.GroupDeletion;
-import io.shardline.coordinator.group.Member;
 import io.shardline.coordinator.protocol.ErrorCode;
 import io.shardline.coordinator.protocol.HeartbeatRequest;
 import io.shardline.coordinator.protocol.HeartbeatResponse;
@@ -375,17 +374,8 @@ public final class CoordinatorVerticle extends VerticleBase {
 
     /** Feeds the group gauges (members, epochs, pending revocations) from the coordinator's state. */
     private void observeGroups() {
-        if (coordinator == null) {
-            return;
-        }
-        for (String groupId : coordinator.groupIds()) {
-            coordinator.group(groupId).ifPresent(g -> {
-                int pending = 0;
-                for (Member m : g.members().values()) {
-                    pending += m.revoking().size();
-                }
-                hostMetrics.group(groupId, g.members().size(), g.groupEpoch(), g.assignmentEpoch(), pending);
-            });
+        if (coordinator != null) {
+            hostMetrics.groups(coordinator);
         }
     }
 
@@ -542,11 +532,7 @@ public final class CoordinatorVerticle extends VerticleBase {
         String text = "worker " + workerId + " is not the coordinator (role " + role + "); the cluster leader is " + leader
                 + (holder != null ? "; worker " + holder + " holds the leader epoch" : "")
                 + (successor != null ? "; leadership was handed over to " + successor : "");
-        JsonObject answer = CoordinatorWire.HEARTBEAT.equals(op)
-                ? CoordinatorWire.toJson(HeartbeatResponse.error(ErrorCode.NOT_COORDINATOR, text,
-                        body.getString("memberId", ""), heartbeatIntervalMs, sessionTimeoutMs))
-                : new JsonObject().put("error", ErrorCode.NOT_COORDINATOR.code()).put("errorMessage", text);
-        return hint == null ? answer : answer.put(CoordinatorWire.COORDINATOR_HINT, hint);
+        return CoordinatorWire.notCoordinator(op, body, text, hint, heartbeatIntervalMs, sessionTimeoutMs);
     }
 
     /** What {@link LeaderHandOver} sees and does of this host. */

@@ -47,6 +47,19 @@ public final class CoordinatorWire {
     private CoordinatorWire() {
     }
 
+    /**
+     * The {@code NOT_COORDINATOR} answer to a request of operation {@code op}: a heartbeat response for a heartbeat,
+     * else an error object; with {@link #COORDINATOR_HINT} naming the worker to ask instead when {@code hint} is set.
+     */
+    public static JsonObject notCoordinator(String op, JsonObject body, String text, String hint,
+                                            int heartbeatIntervalMs, int sessionTimeoutMs) {
+        JsonObject answer = HEARTBEAT.equals(op)
+                ? toJson(HeartbeatResponse.error(ErrorCode.NOT_COORDINATOR, text, body.getString("memberId", ""),
+                        heartbeatIntervalMs, sessionTimeoutMs))
+                : new JsonObject().put("error", ErrorCode.NOT_COORDINATOR.code()).put("errorMessage", text);
+        return hint == null ? answer : answer.put(COORDINATOR_HINT, hint);
+    }
+
     /** The event-bus address of a worker's coordinator endpoint. */
     public static String address(String clusterName, String workerId) {
         return "shardline." + clusterName + ".coordinator." + workerId;

@@ -42,7 +42,7 @@ public final class ListenerConfig {
     public static final String RELEASE_INFLIGHT_CONFIG = "release.inflight";
     public static final String WAKEUP_BLOCK_CONFIG = "wakeup.block.ms";
     public static final String ACK_LINGER_CONFIG = "ack.linger.ms";
-    // Group protocol (issue 21): what the coordinator can do, reachable per listener.
+    // Group protocol (docs/assignors.md): what the coordinator can do, reachable per listener.
     public static final String REBALANCE_PROTOCOL_CONFIG = "rebalance.protocol";
     public static final String STATIC_MEMBERSHIP_CONFIG = "static.membership";
     public static final String MEMBER_WEIGHT_CONFIG = "member.weight";

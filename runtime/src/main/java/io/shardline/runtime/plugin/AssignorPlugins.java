@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
  * The assignors a worker (or {@code bin/assign}) may run: the built-ins by name, and the assignor plugins the
  * {@link PluginScanner} discovered (listed in {@code META-INF/services/io.shardline.api.assignor.Assignor} of a
  * jar or folder on {@code plugin.path}, or of the worker's class path) by their {@link Assignor#name()} or class
- * name. No other class is ever loaded: a name that matches none of these is unknown (issue 16.3). Immutable.
+ * name. No other class is ever loaded: a name that matches none of these is unknown (docs/security.md, "REST API"). Immutable.
  */
 public final class AssignorPlugins {
 

@@ -82,7 +82,7 @@ public interface ControlPlane {
     /** Liveness and readiness. */
     Future<HealthStatus> health();
 
-    // Operating groups and positions (issue 20).
+    // Operating groups and positions (docs/operations.md, "Groups" and "Positions").
 
     /** Every group: its streams, listeners, state, members and total lag. */
     Future<List<GroupSummary>> groups();

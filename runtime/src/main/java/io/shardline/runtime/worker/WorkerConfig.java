@@ -40,7 +40,7 @@ public final class WorkerConfig {
     public static final String CLUSTER_MEMBERS_CONFIG = "cluster.members";
     public static final String CLUSTER_FAILURE_TIMEOUT_CONFIG = "cluster.failure.timeout.ms";
     public static final String CLUSTER_MERGE_DELAY_CONFIG = "cluster.merge.delay.ms";
-    // Cluster security (issue 16): the join secret and event-bus TLS, see ClusterSecurity.
+    // Cluster security (docs/security.md, "Cluster port"): the join secret and event-bus TLS, see ClusterSecurity.
     public static final String CLUSTER_SECRET_CONFIG = "cluster.secret";
     public static final String CLUSTER_TLS_KEY_PATH_CONFIG = "cluster.tls.key.path";
     public static final String CLUSTER_TLS_CERT_PATH_CONFIG = "cluster.tls.cert.path";
@@ -55,7 +55,7 @@ public final class WorkerConfig {
     public static final String HEARTBEAT_INTERVAL_CONFIG = "heartbeat.interval.ms";
     public static final String REBALANCE_TIMEOUT_CONFIG = "rebalance.timeout.ms";
     public static final String LOG_DIR_CONFIG = "log.dir";
-    // Assignors (issue 21): how the leader runs them.
+    // Assignors (docs/assignors.md): how the leader runs them.
     public static final String ASSIGNOR_TIMEOUT_CONFIG = "assignor.timeout.ms";
     public static final String RACK_CONFIG = "rack";
     public static final String REDIS_ZONES_CONFIG = "redis.zones";

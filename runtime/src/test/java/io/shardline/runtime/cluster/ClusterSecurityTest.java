@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The cluster ports locked down (issue 16, deliverable 7), with real Hazelcast members and clustered Vert.x in this
+ * The cluster ports locked down (docs/security.md, "Cluster port"), with real Hazelcast members and clustered Vert.x in this
  * JVM on loopback: a member with another {@code cluster.secret} is refused at join (it neither receives this
  * cluster's event-bus messages nor leads it), and with event-bus TLS a member without a certificate of the cluster
  * CA cannot reach the others' consumers.

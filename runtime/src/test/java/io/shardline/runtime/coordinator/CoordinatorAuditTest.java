@@ -44,7 +44,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The audit trail of a group survives a leader change (issue 7): two coordinator hosts in one JVM on a local event
+ * The audit trail of a group survives a leader change (docs/rest.md, the audit route): two coordinator hosts in one JVM on a local event
  * bus over a real redis-server, with a hand-moved clock (as {@link CoordinatorVerticleTest}). The trail is read as
  * {@code GET /groups/{group}/audit} reads it, from Redis ({@link RedisAuditLog}, entries mapped onto the REST entity).
  */

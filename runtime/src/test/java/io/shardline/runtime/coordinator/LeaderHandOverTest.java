@@ -38,7 +38,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A graceful stop of the leader (issue 8: rolling restarts gave duplicates because members on the other workers
+ * A graceful stop of the leader (docs/reliability.md, History: rolling restarts gave duplicates because members on the other workers
  * fenced themselves while leadership moved). Three coordinator hosts and their members on one Vert.x, over a real
  * Redis, with cluster views set by hand: the leader's own member leaves, the leader hands over to the next oldest
  * worker, and only then leaves the view. No other member may lose its lease at any point.

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The lease gate of a member's consumption (chaos issue 8): a member whose lease ran out, by its own clock, hands no
+ * The lease gate of a member's consumption (docs/reliability.md, "Guarantees"): a member whose lease ran out, by its own clock, hands no
  * record to its handler and acknowledges nothing, even a batch its read received while the lease was still valid
  * (a process paused with SIGSTOP between the read and the dispatch). The records stay pending in Redis and the next
  * owner takes them over. The lease runs on a hand-moved clock; the read "pauses" because the clock is moved past the
