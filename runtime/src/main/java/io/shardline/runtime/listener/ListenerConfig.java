@@ -111,6 +111,9 @@ public final class ListenerConfig {
         defineGroupProtocolKeys(def);
         def.require(RETRY_BACKOFF_MAX_CONFIG, "must be >= retry.backoff.ms",
                 v -> v.getLong(RETRY_BACKOFF_MAX_CONFIG) >= v.getLong(RETRY_BACKOFF_CONFIG));
+        def.require(MEMBER_WEIGHT_CONFIG, "the range assignor ignores weights: use sticky, cooperative-sticky or "
+                + "round-robin, or leave member.weight at 1",
+                v -> v.getInt(MEMBER_WEIGHT_CONFIG) == 1 || !"range".equals(v.getString(ASSIGNOR_CONFIG)));
         return def;
     }
 
@@ -134,7 +137,7 @@ public final class ListenerConfig {
                                 + "cooperative-sticky and round-robin assignors give each member a share of shards "
                                 + "proportional to its weight, within one shard (with different subscriptions, per stream "
                                 + "over its subscribers). Equal weights (the default 1 everywhere) give exactly the "
-                                + "unweighted assignment; range ignores weights. Shown per member in GET /groups/{group}.",
+                                + "unweighted assignment; a weight other than 1 with the range assignor is refused. Shown per member in GET /groups/{group}.",
                         "Group");
     }
 

@@ -88,6 +88,23 @@ class ListenerLoaderTest {
     }
 
     @Test
+    void aWeightTheRangeAssignorWouldIgnoreIsRefused() throws IOException {
+        ListenerLoader.Result result = load("weighted.properties", """
+                handler = configured
+                streams = orders:4
+                handler.config.prefix = x
+                member.weight = 3
+                """);
+        assertThat(result.listeners()).isEmpty();
+        assertThat(result.errors()).extracting(ConfigError::toString).containsExactly(dir.resolve("weighted.properties")
+                + ":4: member.weight = \"3\": the range assignor ignores weights: use sticky, cooperative-sticky or "
+                + "round-robin, or leave member.weight at 1");
+        ListenerLoader.Result sticky = load("sticky.properties", "handler = configured\nstreams = orders:4\n"
+                + "handler.config.prefix = x\nassignor = sticky\nmember.weight = 3\n");
+        assertThat(sticky.listeners()).extracting(ListenerDefinition::name).containsExactly("sticky");
+    }
+
+    @Test
     void anUnknownHandlerIsReportedWithTheKnownOnesAndOtherListenersStillLoad() throws IOException {
         Files.writeString(dir.resolve("good.properties"), "handler = configured\nstreams = a:1\nhandler.config.prefix = x\n");
         ListenerLoader.Result result = load("typo.properties", "streams = a:1\nhandler = configurd\n");
