@@ -153,6 +153,14 @@ final class ShardOutcomes {
             return;
         }
         BatchRun batch = s.batch;
+        if (batch == null || !s.phase().active()) {
+            LOG.warn("member {} shard {}: record {} written to dead-letter stream {} as {}; the shard stopped meanwhile, "
+                    + "so it is not acknowledged (its next owner handles it again)", m.memberId, s.shard(),
+                    record.entryId(), settings.deadLetterStream(), entryId);
+            m.metrics.deadLettered();
+            m.finish(s, ShardMachine.Next.STOP, 0);
+            return;
+        }
         LOG.error("member {} shard {}: record {} failed {} attempt(s); written to dead-letter stream {} as {}: {}",
                 m.memberId, s.shard(), record.entryId(), batch.attemptsMade(), settings.deadLetterStream(), entryId,
                 DeadLetterWriter.describe(batch.lastError()));
