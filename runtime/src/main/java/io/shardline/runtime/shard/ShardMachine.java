@@ -27,7 +27,10 @@ import org.slf4j.LoggerFactory;
  * The outcomes of steps (what a read, a handler call, an ack or a failure means) are decided in {@link ShardOutcomes}.
  * See docs/architecture.md, "A record's way through the code".
  *
- * <p>Member context only; not thread-safe, except {@link #phase} and {@link #ownedShards} (any thread).
+ * <p>Size: one concept (the member's shards, their queue and workers behind one gate) at about 550 lines; what a
+ * call's result means lives in {@link ShardOutcomes} so that this file is the states, the events and the scheduling.
+ *
+ * <p>Member context only; not thread-safe, except {@link #view} (any thread).
  */
 final class ShardMachine {
 
