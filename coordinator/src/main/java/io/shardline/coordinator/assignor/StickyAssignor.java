@@ -51,8 +51,10 @@ public final class StickyAssignor implements Assignor {
         if (WeightedShares.weighted(in.members)) {
             return new WeightedStickyBuilder(in).build();
         }
-        return in.identicalSubscriptions()
+        int[] assignee = in.identicalSubscriptions()
                 ? new ConstrainedAssignmentBuilder(in).build()
                 : new GeneralAssignmentBuilder(in).build();
+        WithheldSpread.apply(in, assignee);
+        return assignee;
     }
 }
