@@ -27,11 +27,13 @@ import org.junit.jupiter.api.Test;
  * shards are withheld, is measured and printed ({@code FIGURE}) but not asserted (see docs/assignors.md).
  *
  * <p>The base seed is printed; replay with {@code -Dshardline.seed=N}, explore with
- * {@code -Dshardline.seed=random}, and scale with {@code -Dshardline.parityProblems=N} (problems per test).
+ * {@code -Dshardline.seed=random}, and scale with {@code -Dshardline.parityProblems=N} (problems per test; medium
+ * rounds get half).
  */
 class StickyParityTest {
 
-    private static final int PROBLEMS = 500;
+    /** Problems per test unless {@code -Dshardline.parityProblems=N} says otherwise (medium rounds: half). */
+    private static final int PROBLEMS = 400;
 
     private static int problems() {
         return Integer.getInteger("shardline.parityProblems", PROBLEMS);
@@ -39,17 +41,19 @@ class StickyParityTest {
 
     @Test
     void wideProblems() {
-        run("wide", 31_000_000L, seed -> RandomProblems.generate(seed, ProblemShape.wide()));
+        run("wide", 31_000_000L, problems(), seed -> RandomProblems.generate(seed, ProblemShape.wide()));
     }
 
     @Test
     void smallGroupsAfterIncrementalRounds() {
-        run("small rounds", 32_000_000L, seed -> RandomRounds.generate(seed, ProblemShape.small(), 4, roundAssignor(seed)));
+        run("small rounds", 32_000_000L, problems(),
+                seed -> RandomRounds.generate(seed, ProblemShape.small(), 4, roundAssignor(seed)));
     }
 
     @Test
     void mediumGroupsAfterIncrementalRounds() {
-        run("medium rounds", 33_000_000L, seed -> RandomRounds.generate(seed, ProblemShape.medium(), 3, roundAssignor(seed)));
+        run("medium rounds", 33_000_000L, Math.max(1, problems() / 2),
+                seed -> RandomRounds.generate(seed, ProblemShape.medium(), 3, roundAssignor(seed)));
     }
 
     /** Earlier rounds applied ours or Kafka's answers, so that both assignors' states are compared from. */
@@ -69,8 +73,8 @@ class StickyParityTest {
     }
 
     /** Problem {@code i} of a test comes from seed {@code baseSeed + offset + i}. */
-    private static void run(String name, long offset, java.util.function.LongFunction<AssignmentProblem> problems) {
-        int count = problems();
+    private static void run(String name, long offset, int count,
+            java.util.function.LongFunction<AssignmentProblem> problems) {
         long seed = RandomProblems.baseSeed();
         long base = seed + offset;
         System.out.println("StickyParityTest " + name + ": base seed " + seed + " (replay with -Dshardline.seed="
