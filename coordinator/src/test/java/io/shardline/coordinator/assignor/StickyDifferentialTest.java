@@ -138,7 +138,8 @@ class StickyDifferentialTest {
         }
     }
 
-    private static GroupAssignment kafka(ConsumerPartitionAssignor assignor, AssignmentProblem p, boolean complete) {
+    /** Kafka's answer when it is valid (complete if asked), else null (Kafka's general path may throw). */
+    static GroupAssignment kafka(ConsumerPartitionAssignor assignor, AssignmentProblem p, boolean complete) {
         try {
             GroupAssignment result = KafkaOracle.run(assignor, p);
             return AssignmentChecks.violations(p.group(), p.shards(), result, complete).isEmpty() ? result : null;

@@ -1,5 +1,6 @@
 package io.shardline.coordinator.assignor;
 
+import static io.shardline.coordinator.assignor.StickyDifferentialTest.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardline.api.assignor.GroupAssignment;
@@ -13,7 +14,6 @@ import io.shardline.coordinator.assignor.testing.RandomProblems;
 import io.shardline.coordinator.assignor.testing.RandomRounds;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -145,15 +145,6 @@ class StickyParityTest {
                     + theirMoves + " at equal balance");
         } else if (!ourBalance.sameAs(theirBalance)) {
             stats.betterBalanced++;
-        }
-    }
-
-    private static GroupAssignment kafka(ConsumerPartitionAssignor assignor, AssignmentProblem p, boolean complete) {
-        try {
-            GroupAssignment result = KafkaOracle.run(assignor, p);
-            return AssignmentChecks.violations(p.group(), p.shards(), result, complete).isEmpty() ? result : null;
-        } catch (RuntimeException e) {
-            return null;
         }
     }
 
