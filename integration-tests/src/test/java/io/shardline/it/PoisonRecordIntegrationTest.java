@@ -2,19 +2,21 @@ package io.shardline.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardline.runtime.cli.Shardline;
 import io.shardline.testkit.net.FreePorts;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.shardline.testkit.redis.RespProbe;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -24,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * the JVM on a record marked {@code poison=true}. With {@code max.deliveries=2} the worker dies twice (the test
  * starts it again each time); the third owner finds the record's Redis delivery count past the limit and writes it to
  * the dead-letter stream without calling the handler, so the worker stays up, and every other record is handled.
- * Then {@code bin/shardline dlq list} and {@code dlq redrive} on the live worker: the letter with its delivery count
+ * Then {@code bin/shardline dlq list} and {@code dlq redrive} (in process) on the live worker: the letter with its delivery count
  * and the error saying no handler error was recorded; an executed redrive to another stream moves it there (every
  * {@code dlq} command and exit code in process: {@code DeadLetterCliTest}).
  *
@@ -136,21 +138,20 @@ class PoisonRecordIntegrationTest {
         throw new AssertionError("group poison still has " + pending + " pending entries after " + SETTLE);
     }
 
-    private String ok(String... args) throws IOException, InterruptedException {
+    private String ok(String... args) {
         Run r = run(args);
         assertThat(r.exit()).as("bin/shardline %s: %s", String.join(" ", args), r.out()).isZero();
         return r.out();
     }
 
-    private Run run(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(fleet.dist.resolve("bin/shardline").toString()));
-        cmd.addAll(List.of(args));
-        cmd.addAll(List.of("--url", url, "--token-file", tokenFile.toString()));
-        Path out = fleet.dir.resolve("shardline-" + System.nanoTime() + ".out");
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
-        pb.environment().remove("SHARDLINE_TOKEN");
-        Process p = pb.start();
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("bin/shardline %s finished", List.of(args)).isTrue();
-        return new Run(p.exitValue(), Files.readString(out));
+    /** Runs the command in this JVM ({@link Shardline#commandLine()}, what {@code bin/shardline} runs). */
+    private Run run(String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--url", url, "--token-file", tokenFile.toString()));
+        StringWriter out = new StringWriter();
+        PrintWriter writer = new PrintWriter(out, true);
+        int exit = Shardline.commandLine().setOut(writer).setErr(writer).execute(all.toArray(String[]::new));
+        writer.flush();
+        return new Run(exit, out.toString());
     }
 }
