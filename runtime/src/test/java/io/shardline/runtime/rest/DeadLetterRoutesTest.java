@@ -151,6 +151,15 @@ class DeadLetterRoutesTest {
         assertThat(entryIds(DLQ)).containsExactly(a, foreign);
     }
 
+    @Test
+    void maxDeliveriesOutsideItsRangeIsRefusedNamingTheKey() {
+        Reply refused = call(HttpMethod.PATCH, "/listeners/orders/config", "{\"max.deliveries\": \"0\"}");
+        assertEquals(400, refused.status(), refused::toString);
+        assertThat(refused.body()).contains("max.deliveries", "0");
+        Reply accepted = call(HttpMethod.PATCH, "/listeners/orders/config", "{\"max.deliveries\": \"3\"}");
+        assertEquals(200, accepted.status(), accepted::toString);
+    }
+
     private void assertStatus(int status, HttpMethod method, String path, String body, String message) {
         Reply reply = call(method, path, body);
         assertEquals(status, reply.status(), reply::toString);
