@@ -7,6 +7,8 @@ import io.shardline.runtime.plugin.AssignorPlugins;
 import io.shardline.runtime.metrics.ListenerHistory;
 import io.shardline.runtime.plugin.PluginDesc;
 import io.shardline.runtime.plugin.Plugins;
+import io.shardline.runtime.listener.ListenerConfig;
+import io.shardline.runtime.listener.StreamSpec;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.RedisErrors;
 import io.shardline.runtime.rest.entity.AuditEntry;
@@ -31,6 +33,9 @@ import io.shardline.runtime.rest.entity.WorkerInfo;
 import io.shardline.runtime.rest.entity.WorkersInfo;
 import io.shardline.runtime.store.MetadataKeys;
 import io.shardline.runtime.store.RedisAuditLog;
+import io.shardline.runtime.topology.TopologyCheck;
+import io.shardline.runtime.topology.TopologyMismatchException;
+import io.shardline.runtime.topology.TopologyStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
@@ -63,6 +68,8 @@ public final class DefaultControlPlane implements ControlPlane {
     private final Vertx vertx;
     private final ClusterView cluster;
     private final RedisClient redis;
+    /** Refuses a listener whose shard count of a stream differs from the stream's topology (409). */
+    private final TopologyCheck topologies;
     private final ListenerConfigValidator validator;
     private final ListenerConfigStore configs;
     private final ListenerStateStore states;
@@ -97,6 +104,7 @@ public final class DefaultControlPlane implements ControlPlane {
         this.configs = new ListenerConfigStore(redis, keys);
         this.states = new ListenerStateStore(redis, keys);
         this.shards = new ShardStatusReader(redis);
+        this.topologies = new TopologyCheck(new TopologyStore(redis));
         this.audit = new RedisAuditLog(redis, new MetadataKeys(cluster.clusterName()));
         this.plugins = plugins;
         this.groups = new GroupAdmin(cluster, redis, this::listenerStatuses);
@@ -393,7 +401,10 @@ public final class DefaultControlPlane implements ControlPlane {
         return validate(handler.trim(), config).compose(result -> {
             if (result.errorCount() == 0) {
                 ListenerShape.of(name, config);
-                return Future.succeededFuture();
+                List<StreamSpec> streams = java.util.Arrays.stream(config.get(ListenerConfig.STREAMS_CONFIG).split(","))
+                        .map(String::trim).filter(t -> !t.isEmpty()).map(StreamSpec::parse).toList();
+                return topologies.check(name, streams).recover(e -> Future.failedFuture(
+                        e instanceof TopologyMismatchException ? ControlPlaneException.conflict(e.getMessage()) : e));
             }
             String errors = result.errors().stream().map(DefaultControlPlane::describe).collect(Collectors.joining("; "));
             return Future.failedFuture(ControlPlaneException.badRequest("listener '" + name + "' has "
