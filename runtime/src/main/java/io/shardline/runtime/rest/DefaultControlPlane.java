@@ -27,6 +27,7 @@ import io.shardline.runtime.rest.entity.MemberStatus;
 import io.shardline.runtime.rest.entity.PluginInfo;
 import io.shardline.runtime.rest.entity.ServerInfo;
 import io.shardline.runtime.rest.entity.ShardStatus;
+import io.shardline.runtime.rest.entity.StreamView;
 import io.shardline.runtime.rest.entity.TargetState;
 import io.shardline.runtime.rest.entity.ValidationResult;
 import io.shardline.runtime.rest.entity.WorkerInfo;
@@ -70,6 +71,7 @@ public final class DefaultControlPlane implements ControlPlane {
     private final RedisClient redis;
     /** Refuses a listener whose shard count of a stream differs from the stream's topology (409). */
     private final TopologyCheck topologies;
+    private final StreamAdmin streamAdmin;
     private final ListenerConfigValidator validator;
     private final ListenerConfigStore configs;
     private final ListenerStateStore states;
@@ -104,7 +106,9 @@ public final class DefaultControlPlane implements ControlPlane {
         this.configs = new ListenerConfigStore(redis, keys);
         this.states = new ListenerStateStore(redis, keys);
         this.shards = new ShardStatusReader(redis);
-        this.topologies = new TopologyCheck(new TopologyStore(redis));
+        TopologyStore topologyStore = new TopologyStore(redis, cluster.clusterName());
+        this.topologies = new TopologyCheck(topologyStore);
+        this.streamAdmin = new StreamAdmin(topologyStore, this::groups);
         this.audit = new RedisAuditLog(redis, new MetadataKeys(cluster.clusterName()));
         this.plugins = plugins;
         this.groups = new GroupAdmin(cluster, redis, this::listenerStatuses);
@@ -293,6 +297,21 @@ public final class DefaultControlPlane implements ControlPlane {
     @Override
     public Future<List<GroupSummary>> groups() {
         return groups.groups();
+    }
+
+    @Override
+    public Future<List<StreamView>> streams() {
+        return streamAdmin.streams();
+    }
+
+    @Override
+    public Future<StreamView> stream(String stream) {
+        return streamAdmin.stream(stream);
+    }
+
+    @Override
+    public Future<StreamView> createStream(String stream, int shards) {
+        return streamAdmin.create(stream, shards);
     }
 
     @Override

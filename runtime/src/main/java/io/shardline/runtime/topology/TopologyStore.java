@@ -15,7 +15,9 @@ import java.util.Optional;
  * Reads and creates stream topologies in Redis ({@link StreamTopology#key}). A topology is created once, in one
  * atomic step on its own key, with routing epoch 1 and state {@code STABLE}; creating one that exists returns the
  * existing one unchanged, so the first listener (or command) of a stream fixes its shard count and every later one
- * is checked against it. Thread-safe.
+ * is checked against it. The streams a cluster uses are listed in the hash {@code {shardline:<cluster>}:streams}
+ * (stream name to the time it was registered), written after the topology, so that {@code GET /streams} finds
+ * a stream that no listener names yet. Thread-safe.
  */
 public final class TopologyStore {
 
@@ -39,10 +41,12 @@ public final class TopologyStore {
             """);
 
     private final RedisClient redis;
+    private final String registry;
 
-    /** A store over {@code redis}. */
-    public TopologyStore(RedisClient redis) {
+    /** A store over {@code redis} for the cluster {@code clusterName} (whose streams it lists). */
+    public TopologyStore(RedisClient redis, String clusterName) {
         this.redis = Objects.requireNonNull(redis, "redis");
+        this.registry = "{shardline:" + Objects.requireNonNull(clusterName, "clusterName") + "}:streams";
     }
 
     /** The topology of {@code stream}, empty when none was created. */
@@ -61,7 +65,15 @@ public final class TopologyStore {
     public Future<Created> create(String stream, int shards, String reason) {
         return CREATE.call(redis, List.of(StreamTopology.key(stream)), List.of(stream, Integer.toString(shards), reason))
                 .map(reply -> new Created(StreamTopology.fromHash(stream, RedisReplies.toStringMap(reply.get(1))),
-                        reply.get(0).toInteger() == 1));
+                        reply.get(0).toInteger() == 1))
+                .compose(created -> redis.send(Request.cmd(Command.HSET).arg(registry).arg(stream).arg("1"))
+                        .map(ok -> created));
+    }
+
+    /** The streams registered for this cluster, sorted. */
+    public Future<List<String>> names() {
+        return redis.send(Request.cmd(Command.HGETALL).arg(registry))
+                .map(reply -> RedisReplies.toStringMap(reply).keySet().stream().sorted().toList());
     }
 
     /** Every topology of {@code streams} that exists, by stream name. */

@@ -119,7 +119,7 @@ public final class Worker {
             await(WorkerRedisAcl.check(redis, config, definitions), redis);
             phases.done("redis");
             RuntimeShardRedis shardRedis = new RuntimeShardRedis(redis);
-            TopologyCheck topologies = new TopologyCheck(new TopologyStore(redis));
+            TopologyCheck topologies = new TopologyCheck(new TopologyStore(redis, config.clusterName()));
             MetricRegistry registry = new MetricRegistry();
             CoordinatorVerticle coordinator = new CoordinatorVerticle(new CoordinatorHostSettings(config.clusterName(),
                     config.workerId(), redis, new RedisGroupLog(redis, new MetadataKeys(config.clusterName())),
