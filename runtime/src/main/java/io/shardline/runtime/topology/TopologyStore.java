@@ -28,7 +28,7 @@ public final class TopologyStore {
     /** KEYS: topology; ARGV: stream, shards, reason. Returns {created (0|1), HGETALL}. */
     private static final LuaScript CREATE = LuaScript.of("""
             local created = 0
-            if redis.call('EXISTS', KEYS[1]) == 0 then
+            if not redis.call('HGET', KEYS[1], 'shards') then
               local t = redis.call('TIME')
               local now = string.format('%.0f', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
               local change = '{"routing_epoch":1,"shards":' .. ARGV[2] .. ',"state":"STABLE","at_ms":' .. now
