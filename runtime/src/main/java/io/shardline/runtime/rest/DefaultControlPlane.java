@@ -422,8 +422,12 @@ public final class DefaultControlPlane implements ControlPlane {
                 ListenerShape.of(name, config);
                 List<StreamSpec> streams = java.util.Arrays.stream(config.get(ListenerConfig.STREAMS_CONFIG).split(","))
                         .map(String::trim).filter(t -> !t.isEmpty()).map(StreamSpec::parse).toList();
-                return topologies.check(name, streams).recover(e -> Future.failedFuture(
-                        e instanceof TopologyMismatchException ? ControlPlaneException.conflict(e.getMessage()) : e));
+                // A topology this worker cannot read (e.g. a stream its Redis ACL does not cover) is not a reason
+                // to refuse: every worker checks the count again when it starts the listener, and fails it with the
+                // reason (the ACL check names the missing permission).
+                return topologies.check(name, streams).recover(e -> e instanceof TopologyMismatchException
+                        ? Future.failedFuture(ControlPlaneException.conflict(e.getMessage()))
+                        : Future.succeededFuture());
             }
             String errors = result.errors().stream().map(DefaultControlPlane::describe).collect(Collectors.joining("; "));
             return Future.failedFuture(ControlPlaneException.badRequest("listener '" + name + "' has "
