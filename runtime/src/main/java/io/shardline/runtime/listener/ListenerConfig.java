@@ -37,6 +37,8 @@ public final class ListenerConfig {
     public static final String RETRY_BACKOFF_CONFIG = "retry.backoff.ms";
     public static final String RETRY_BACKOFF_MAX_CONFIG = "retry.backoff.max.ms";
     public static final String DEAD_LETTER_STREAM_CONFIG = "dead.letter.stream";
+    /** Redis deliveries of a record after which it is dead-lettered without calling the handler again. */
+    public static final String MAX_DELIVERIES_CONFIG = "max.deliveries";
     public static final String HANDLER_TIMEOUT_CONFIG = "handler.timeout.ms";
     public static final String START_FROM_CONFIG = "start.from";
     public static final String RELEASE_INFLIGHT_CONFIG = "release.inflight";
@@ -46,6 +48,10 @@ public final class ListenerConfig {
     public static final String REBALANCE_PROTOCOL_CONFIG = "rebalance.protocol";
     public static final String STATIC_MEMBERSHIP_CONFIG = "static.membership";
     public static final String MEMBER_WEIGHT_CONFIG = "member.weight";
+    // The group's timeouts, when the listener sets them; else the worker's keys of the same names.
+    public static final String SESSION_TIMEOUT_CONFIG = "session.timeout.ms";
+    public static final String HEARTBEAT_INTERVAL_CONFIG = "heartbeat.interval.ms";
+    public static final String REBALANCE_TIMEOUT_CONFIG = "rebalance.timeout.ms";
 
     /** The definition every listener file is validated against. */
     public static final ConfigDef DEFINITION = define();
@@ -87,6 +93,14 @@ public final class ListenerConfig {
                         "Processing")
                 .define(MAX_ATTEMPTS_CONFIG, ConfigType.INT, 3, Validator.between(1, 1_000), Importance.MEDIUM,
                         "Handler attempts of a batch (and of each record once a failing batch is split) before dead-lettering.", "Retries")
+                .define(MAX_DELIVERIES_CONFIG, ConfigType.INT, ConsumerSettings.DEFAULT_MAX_DELIVERIES,
+                        Validator.between(1, 1_000), Importance.MEDIUM,
+                        "How many times Redis may deliver a record to the group (its delivery count: 1 for the first "
+                                + "read, one more for each read of the still pending entry after a crash, a lost lease or "
+                                + "an abandoned batch). A record read with a higher count is written to the dead-letter "
+                                + "stream with the last error known, without calling the handler again, and acknowledged: "
+                                + "a record that kills its worker stops doing so after this many deaths. In-process "
+                                + "retries (max.attempts) do not count.", "Retries")
                 .define(RETRY_BACKOFF_CONFIG, ConfigType.LONG, 100L, Validator.between(0, 3_600_000), Importance.LOW,
                         "The first retry delay; doubled per attempt.", "Retries")
                 .define(RETRY_BACKOFF_MAX_CONFIG, ConfigType.LONG, 10_000L, Validator.between(0, 3_600_000), Importance.LOW,
@@ -109,6 +123,10 @@ public final class ListenerConfig {
                         "BLOCK time of the member's wake-up XREAD on idle shards.", "Processing")
                 .definePrefix(HANDLER_PREFIX, "The handler's own settings, checked against the handler's definition.");
         defineGroupProtocolKeys(def);
+        def.require(HEARTBEAT_INTERVAL_CONFIG, "must be at most a third of session.timeout.ms (a member must be able "
+                + "to miss two heartbeats without being expired)", v -> v.get(HEARTBEAT_INTERVAL_CONFIG) == null
+                || v.get(SESSION_TIMEOUT_CONFIG) == null
+                || 3L * v.getInt(HEARTBEAT_INTERVAL_CONFIG) <= v.getInt(SESSION_TIMEOUT_CONFIG));
         def.require(RETRY_BACKOFF_MAX_CONFIG, "must be >= retry.backoff.ms",
                 v -> v.getLong(RETRY_BACKOFF_MAX_CONFIG) >= v.getLong(RETRY_BACKOFF_CONFIG));
         def.require(MEMBER_WEIGHT_CONFIG, "the range assignor ignores weights: use sticky, cooperative-sticky or "
@@ -139,6 +157,17 @@ public final class ListenerConfig {
                                 + "over its subscribers). Equal weights (the default 1 everywhere) give exactly the "
                                 + "unweighted assignment; a weight other than 1 with the range assignor is refused. Shown per member in GET /groups/{group}.",
                         "Group");
+        def.define(SESSION_TIMEOUT_CONFIG, ConfigType.INT, null, Validator.between(1_000, 600_000), Importance.MEDIUM,
+                        "The group's session timeout (a member not heard from for this long is expired). Default: the "
+                                + "worker's session.timeout.ms. Set here, it is the same on every worker and a change "
+                                + "reaches the coordinator as a new group configuration.", "Group")
+                .define(HEARTBEAT_INTERVAL_CONFIG, ConfigType.INT, null, Validator.between(50, 60_000), Importance.MEDIUM,
+                        "How often the group's members heartbeat; at most a third of the session timeout. Default: "
+                                + "the worker's heartbeat.interval.ms.", "Group")
+                .define(REBALANCE_TIMEOUT_CONFIG, ConfigType.INT, null, Validator.between(1_000, 3_600_000),
+                        Importance.MEDIUM, "How long a member of the group may take to drain a revoked shard before "
+                                + "it is fenced. Default: the worker's rebalance.timeout.ms (which also bounds the "
+                                + "worker's graceful stop).", "Group");
     }
 
     private static Optional<String> checkStreams(Object value) {
@@ -212,6 +241,25 @@ public final class ListenerConfig {
         return values.getInt(MEMBER_WEIGHT_CONFIG);
     }
 
+    /** The listener's {@code session.timeout.ms}, or {@code workerValue} when it sets none. */
+    public int sessionTimeoutMs(int workerValue) {
+        return intOr(SESSION_TIMEOUT_CONFIG, workerValue);
+    }
+
+    /** The listener's {@code heartbeat.interval.ms}, or {@code workerValue} when it sets none. */
+    public int heartbeatIntervalMs(int workerValue) {
+        return intOr(HEARTBEAT_INTERVAL_CONFIG, workerValue);
+    }
+
+    /** The listener's {@code rebalance.timeout.ms}, or {@code workerValue} when it sets none. */
+    public int rebalanceTimeoutMs(int workerValue) {
+        return intOr(REBALANCE_TIMEOUT_CONFIG, workerValue);
+    }
+
+    private int intOr(String key, int fallback) {
+        return values.get(key) == null ? fallback : values.getInt(key);
+    }
+
     /** {@code 0} for earliest, {@code $} for latest: the start id of a new group. */
     public String startId() {
         return "earliest".equals(values.getString(START_FROM_CONFIG)) ? "0" : "$";
@@ -253,6 +301,7 @@ public final class ListenerConfig {
                 values.getLong(RETRY_BACKOFF_CONFIG), values.getLong(RETRY_BACKOFF_MAX_CONFIG), deadLetterStream(),
                 values.getLong(HANDLER_TIMEOUT_CONFIG),
                 ConsumerSettings.ReleaseMode.valueOf(values.getString(RELEASE_INFLIGHT_CONFIG).toUpperCase(Locale.ROOT)),
-                values.getLong(WAKEUP_BLOCK_CONFIG), 1_000, HotPath.TRANSACTION, values.getLong(ACK_LINGER_CONFIG));
+                values.getLong(WAKEUP_BLOCK_CONFIG), 1_000, HotPath.TRANSACTION, values.getLong(ACK_LINGER_CONFIG),
+                values.getInt(MAX_DELIVERIES_CONFIG));
     }
 }

@@ -2,6 +2,9 @@ package io.shardline.runtime.rest;
 
 import io.shardline.api.handler.ShardId;
 import io.shardline.runtime.rest.entity.AuditEntry;
+import io.shardline.runtime.rest.entity.DeadLetter;
+import io.shardline.runtime.rest.entity.DeadLetterPage;
+import io.shardline.runtime.rest.entity.Redriven;
 import io.shardline.runtime.rest.entity.GroupSummary;
 import io.shardline.runtime.rest.entity.GroupView;
 import io.shardline.runtime.rest.entity.HealthStatus;
@@ -15,6 +18,7 @@ import io.shardline.runtime.rest.entity.ServerInfo;
 import io.shardline.runtime.rest.entity.TargetState;
 import io.shardline.runtime.rest.entity.ValidationResult;
 import io.shardline.runtime.rest.entity.WorkersInfo;
+import io.shardline.runtime.rest.entity.StreamView;
 import io.vertx.core.Future;
 import java.util.List;
 import java.util.Map;
@@ -111,9 +115,34 @@ public interface ControlPlane {
      */
     Future<ListenerInfo> patchListenerConfig(String name, Map<String, String> changes);
 
+    // Dead letters (docs/operations.md, "Dead letters").
+
+    /** Up to {@code limit} of a listener's dead letters older than {@code before} ({@code null}: the newest), newest first. */
+    Future<DeadLetterPage> deadLetters(String listener, int limit, String before);
+
+    /** One dead letter of a listener, with its record's fields. */
+    Future<DeadLetter> deadLetter(String listener, String id);
+
+    /**
+     * Writes chosen dead letters (or all) back to their source shards or to another stream, removing each from the
+     * dead-letter stream once written; audited. With {@code dryRun} only answers what would be done.
+     */
+    Future<Redriven> redriveDeadLetters(String listener, RedriveRequest request, boolean dryRun);
+
     /** This worker's loggers with a level set, by name ({@code ROOT} included). */
     Future<Map<String, String>> loggers();
 
     /** Sets a log level on this worker, or with {@code cluster} on every live worker; answers the workers. */
     Future<List<String>> setLoggerLevel(String logger, String level, boolean cluster);
+
+    // Streams (docs/operations.md, "Changing the shard count").
+
+    /** Every stream of the cluster with its topology and the groups on it. */
+    Future<List<StreamView>> streams();
+
+    /** One stream; 404 when it has no topology. */
+    Future<StreamView> stream(String stream);
+
+    /** Creates a stream's topology with {@code shards} shards; 409 when it exists, 400 for a bad name or count. */
+    Future<StreamView> createStream(String stream, int shards);
 }

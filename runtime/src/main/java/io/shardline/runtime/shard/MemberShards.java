@@ -2,6 +2,7 @@ package io.shardline.runtime.shard;
 
 import io.shardline.api.handler.HandlerContext;
 import io.shardline.api.handler.ShardId;
+import io.shardline.api.handler.StreamRecord;
 import io.shardline.runtime.plugin.HandlerPlugin;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
@@ -136,7 +137,7 @@ public final class MemberShards {
         this.executor = vertx.createSharedWorkerExecutor("shardline-handler-" + handlerContext.memberId(),
                 settings.maxConcurrency() * 2, 365, TimeUnit.DAYS);
         this.invoker = new HandlerInvoker(handler, executor, settings.handlerTimeoutMs());
-        this.deadLetters = new DeadLetterWriter(commands, settings.deadLetterStream(), clockMs);
+        this.deadLetters = new DeadLetterWriter(commands, settings, clockMs);
         this.machine = new ShardMachine(handlerContext, settings, lease, metrics, nanoClock, new ShardTimers() {
             @Override
             public long set(long delayMs, OwnedShard shard, Kind kind) {
@@ -293,8 +294,14 @@ public final class MemberShards {
         Fence f;
         if (action instanceof ShardAction.Handle a) {
             long started = nanoClock.getAsLong();
-            on(invoker.invoke(a.shard(), a.records(), lease),
-                    ar -> machine.handled(a.shard(), a.records(), started, ar.failed() ? ar.cause() : null));
+            on(invoker.invoke(a.shard(), a.records(), lease), ar -> {
+                if (ar.failed() && !(ar.cause() instanceof LeaseLapsedException) && a.shard().phase().active()) {
+                    // kept in Redis while the entries are pending, for a dead letter at max.deliveries
+                    deadLetters.noteFailure(a.records().get(0), a.records().stream().map(StreamRecord::entryId).toList(),
+                            BatchRun.unwrap(ar.cause()));
+                }
+                return machine.handled(a.shard(), a.records(), started, ar.failed() ? ar.cause() : null);
+            });
         } else if (action instanceof ShardAction.AckAndRead a) {
             f = a.shard().fence();
             on(commands.ackAndRead(f, settings.ackMode(), a.ids(), settings.batchSize(), a.keepingUp()),
@@ -302,8 +309,9 @@ public final class MemberShards {
         } else if (action instanceof ShardAction.Read a) {
             boolean replay = !">".equals(a.from());
             f = a.shard().fence();
-            Future<ShardCommands.ReadResult> read = a.script()
-                    ? commands.readNew(f, settings.batchSize()) : commands.read(f, settings.batchSize(), a.from());
+            Future<ShardCommands.ReadResult> read = a.script() ? commands.readNew(f, settings.batchSize())
+                    // pending entries one by one: a poison record is delivered alone
+                    : commands.read(f, replay ? 1 : settings.batchSize(), a.from());
             on(read, ar -> ar.failed() ? machine.redisFailed(a.shard(), ar.cause(), !replay)
                     : machine.readDone(a.shard(), replay, ar.result()));
         } else if (action instanceof ShardAction.Ack a) {

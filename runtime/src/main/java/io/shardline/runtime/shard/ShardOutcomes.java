@@ -70,7 +70,7 @@ final class ShardOutcomes {
             }
         }
         if (!page.records().isEmpty()) {
-            s.batch = new BatchRun(page.records()); // handled when a local worker is free (and not paused)
+            s.batch = new BatchRun(page.records(), settings.maxDeliveries()); // handled when a local worker is free (and not paused)
         }
         m.finish(s, ShardMachine.Next.AGAIN, 0);
     }
@@ -140,7 +140,8 @@ final class ShardOutcomes {
             return;
         }
         BatchRun batch = s.batch;
-        m.emit(new ShardAction.DeadLetter(s, batch.current().get(0), batch.attemptsMade(), batch.lastError()));
+        m.emit(new ShardAction.DeadLetter(s, batch.current().get(0), batch.attemptsMade(),
+                batch.poison() ? null : batch.lastError()));
     }
 
     void deadLettered(OwnedShard s, StreamRecord record, String entryId, Throwable error) {
@@ -161,9 +162,10 @@ final class ShardOutcomes {
             m.finish(s, ShardMachine.Next.STOP, 0);
             return;
         }
-        LOG.error("member {} shard {}: record {} failed {} attempt(s); written to dead-letter stream {} as {}: {}",
-                m.memberId, s.shard(), record.entryId(), batch.attemptsMade(), settings.deadLetterStream(), entryId,
-                DeadLetterWriter.describe(batch.lastError()));
+        LOG.error("member {} shard {}: record {} failed {} attempt(s) (delivery {}); written to dead-letter stream {} as {}: {}",
+                m.memberId, s.shard(), record.entryId(), batch.attemptsMade(), record.deliveryCount(),
+                settings.deadLetterStream(), entryId, batch.poison() ? "max.deliveries reached"
+                        : DeadLetterWriter.describe(batch.lastError()));
         m.metrics.deadLettered();
         batch.advance();
         s.unacked = List.of(record.entryId());
@@ -245,7 +247,7 @@ final class ShardOutcomes {
             s.wakeId = page.cursor();
             m.finish(s, ShardMachine.Next.IDLE, 0);
         } else {
-            s.batch = new BatchRun(page.records()); // read ahead; handled when the shard's turn comes again
+            s.batch = new BatchRun(page.records(), settings.maxDeliveries()); // read ahead; handled when the shard's turn comes again
             m.finish(s, ShardMachine.Next.AGAIN, 0);
         }
     }

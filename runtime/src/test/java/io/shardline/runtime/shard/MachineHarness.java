@@ -35,7 +35,8 @@ final class MachineHarness {
     /** Settings: {@code workers} local workers, batches of {@code batch}, 3 attempts, 10..100 ms backoff. */
     static ConsumerSettings settings(int workers, int batch, long lingerMs) {
         return new ConsumerSettings(GROUP, workers, batch, AckMode.ACK, 3, 10, 100, "dlq", 30_000,
-                ConsumerSettings.ReleaseMode.FINISH, 1_000, 1_000, HotPath.TRANSACTION, lingerMs);
+                ConsumerSettings.ReleaseMode.FINISH, 1_000, 1_000, HotPath.TRANSACTION, lingerMs,
+                ConsumerSettings.DEFAULT_MAX_DELIVERIES);
     }
 
     static ShardId shard(int i) {

@@ -45,7 +45,8 @@ class ShardMachineSimulationTest {
         ConsumerSettings settings = new ConsumerSettings(MachineHarness.GROUP, 1 + rnd.nextInt(3), 1 + rnd.nextInt(10),
                 AckMode.ACK, 1 + rnd.nextInt(3), 10, 100, "dlq", 30_000,
                 rnd.nextInt(4) == 0 ? ConsumerSettings.ReleaseMode.ABANDON : ConsumerSettings.ReleaseMode.FINISH,
-                1_000, 1_000, HotPath.TRANSACTION, rnd.nextBoolean() ? 0 : 100);
+                1_000, 1_000, HotPath.TRANSACTION, rnd.nextBoolean() ? 0 : 100,
+                Integer.MAX_VALUE); // the model does not count deliveries (max.deliveries: PoisonRecordIntegrationTest)
         SimulatedShards sim = new SimulatedShards(rnd, settings, 2 + rnd.nextInt(6));
         sim.start();
         for (int i = 0; i < EVENTS; i++) {

@@ -174,15 +174,21 @@ class ShardMachineTest {
         RuntimeException boom = new RuntimeException("boom");
         assertThat(m.handled(s, batch, 0, boom)).isEmpty();
         assertThat(state(s)).isEqualTo("READING/WAITING");
-        assertThat(h.advance(10)).containsExactly(new ShardAction.Handle(s, batch));
+        assertThat(handedIds(h.advance(10))).isEqualTo(ids(batch)); // the records carry their attempt (BatchRun)
         m.handled(s, batch, 0, boom);
-        assertThat(h.advance(20)).containsExactly(new ShardAction.Handle(s, batch));
-        assertThat(m.handled(s, batch, 0, boom)).containsExactly(new ShardAction.Handle(s, batch.subList(0, 1)));
+        assertThat(handedIds(h.advance(20))).isEqualTo(ids(batch));
+        assertThat(handedIds(m.handled(s, batch, 0, boom))).containsExactly("1-0"); // split: one by one
         NonRetriableException poison = new NonRetriableException("poison");
-        assertThat(m.handled(s, batch.subList(0, 1), 0, poison))
-                .containsExactly(new ShardAction.DeadLetter(s, batch.get(0), 1, poison));
+        List<ShardAction> dead = m.handled(s, batch.subList(0, 1), 0, poison);
+        assertThat(dead).hasSize(1).first().isInstanceOf(ShardAction.DeadLetter.class);
+        assertThat(((ShardAction.DeadLetter) dead.get(0)).record().entryId()).isEqualTo("1-0");
         assertThat(m.deadLettered(s, batch.get(0), "99-0", null)).containsExactly(new ShardAction.Ack(s, List.of("1-0")));
-        assertThat(m.acked(s)).containsExactly(new ShardAction.Handle(s, batch.subList(1, 2)));
+        assertThat(handedIds(m.acked(s))).containsExactly("2-0");
+    }
+
+    private static List<String> handedIds(List<ShardAction> actions) {
+        assertThat(actions).hasSize(1).first().isInstanceOf(ShardAction.Handle.class);
+        return ids(((ShardAction.Handle) actions.get(0)).records());
     }
 
     @Test

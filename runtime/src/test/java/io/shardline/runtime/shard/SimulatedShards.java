@@ -349,7 +349,7 @@ final class SimulatedShards {
         long after = "0".equals(cursor) || "0-0".equals(cursor) ? 0 : number(cursor);
         List<StreamRecord> out = new ArrayList<>();
         for (long n : st.pel.tailSet(after, false)) {
-            if (out.size() == settings.batchSize()) {
+            if (out.size() == 1) { // the driver replays pending entries one by one
                 break;
             }
             out.add(st.entries.get((int) n - 1));
