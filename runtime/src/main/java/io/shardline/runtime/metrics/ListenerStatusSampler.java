@@ -93,8 +93,13 @@ public final class ListenerStatusSampler implements AutoCloseable {
             }
             running = true;
         }
+        // Recording a large listener (its gauges, the registry sweep) takes a while: off the event loop, whose
+        // other work (the consumers' reads) must not wait for it.
         return plane.sampledStatuses(workerId, leader.getAsBoolean())
-                .onSuccess(this::record)
+                .compose(statuses -> vertx.executeBlocking(() -> {
+                    record(statuses);
+                    return null;
+                }, false))
                 .onFailure(e -> LOG.warn("Could not sample listener statuses: {}", e.getMessage()))
                 .<Void>mapEmpty()
                 .recover(e -> Future.succeededFuture())

@@ -9,7 +9,6 @@ import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -41,26 +40,7 @@ public final class ShardStatusReader {
 
     /** The status of every shard in {@code shards} for consumer group {@code group}, in the given order. */
     public Future<List<ShardStatus>> read(String group, List<ShardId> shards, Set<ShardId> paused) {
-        List<ShardStatus> out = new ArrayList<>(shards.size());
-        return readFrom(0, group, shards, paused, out).map(v -> out);
-    }
-
-    private Future<Void> readFrom(int from, String group, List<ShardId> shards, Set<ShardId> paused,
-                                  List<ShardStatus> out) {
-        if (from >= shards.size()) {
-            return Future.succeededFuture();
-        }
-        List<ShardId> chunk = shards.subList(from, Math.min(shards.size(), from + CHUNK));
-        List<Future<ShardStatus>> reads = new ArrayList<>(chunk.size());
-        for (ShardId shard : chunk) {
-            reads.add(read(group, shard, paused.contains(shard)));
-        }
-        return Future.all(reads).compose(done -> {
-            for (int i = 0; i < chunk.size(); i++) {
-                out.add(done.resultAt(i));
-            }
-            return readFrom(from + chunk.size(), group, shards, paused, out);
-        });
+        return Chunked.map(shards, CHUNK, shard -> read(group, shard, paused.contains(shard)));
     }
 
     private Future<ShardStatus> read(String group, ShardId shard, boolean paused) {
