@@ -96,6 +96,8 @@ class OverloadIntegrationTest {
             WorkerProcess.pause(200);
         }
         System.out.println("FIGURE overload.sample_100k_shards_ms=" + (System.nanoTime() - readStart) / 1_000_000);
+        System.out.println("FIGURE overload.load_average=" + java.nio.file.Files.readString(
+                java.nio.file.Path.of("/proc/loadavg")).split(" ")[0]);
 
         // Several sampler periods: health, pages, and the live listener's records, all the time.
         long until = System.nanoTime() + Duration.ofMillis(PERIODS * SAMPLE_MS).toNanos();

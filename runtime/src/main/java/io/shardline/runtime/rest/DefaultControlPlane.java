@@ -48,7 +48,8 @@ import java.util.stream.Collectors;
  * The control plane of one worker. What lives in Redis it does itself: REST listener configurations
  * ({@link ListenerConfigStore}), target states and paused shards ({@link ListenerStateStore}; any worker
  * may write them, as Connect's target-state records, and every worker applies them within a heartbeat
- * interval), shard owners and lag ({@link ShardStatusReader}, through a {@link ShardStatusCache}), the groups' audit trails ({@link RedisAuditLog},
+ * interval), shard owners and lag ({@link ShardStatusReader}, through a {@link ShardStatusCache}), the groups'
+ * audit trails ({@link RedisAuditLog},
  * written by the leader with each commit, so any worker reads them, also during and after a leader change).
  * Plugins and validation come from the worker's {@link Plugins}; what only the running worker knows (cluster,
  * members, coordinator read model, restarts) it asks of the {@link ClusterView}.
@@ -263,7 +264,8 @@ public final class DefaultControlPlane implements ControlPlane {
         return located(name)
                 .compose(found -> listenerStatus(name, ShardPage.FIRST))
                 .compose(before -> cluster.restart(name, includeMembers, onlyFailed)
-                        .map(restarting -> restarting(before, Set.copyOf(restarting))));
+                        .map(restarting -> restarting(before, Set.copyOf(restarting))))
+                .onComplete(ar -> cache.clear());
     }
 
     @Override
