@@ -37,7 +37,8 @@ class ShardStatusPagingTest {
     private static final AtomicInteger CLUSTERS = new AtomicInteger();
     private static final int SHARDS = 2_500;
     private static final String BIG = """
-            {"name": "big", "config": {"handler": "configured", "streams": "big:2500", "group": "big"}}""";
+            {"name": "big", "config": {"handler": "configured", "streams": "big:2500", "group": "big",
+             "handler.config.prefix": "p-"}}""";
     /** Commands outside the shard reads (the listener's config, the target states): a handful, not per shard. */
     private static final long CONTROL_COMMANDS = 50;
 
