@@ -71,8 +71,11 @@ final class StatusBurstBench {
         if (timer >= 0) {
             b.vertx.cancelTimer(timer);
         }
-        waitUntil(30_000, () -> recorder.count() >= producer.sentSinceReset());
-        return recorder.latencies();
+        waitUntil(60_000, () -> recorder.count() >= producer.sentSinceReset());
+        long[] latencies = recorder.latencies();
+        System.out.println("status-burst phase " + (burst == null ? "none" : "with reads") + ": "
+                + BenchStats.summary(latencies));
+        return latencies;
     }
 
     /** The reads of the sampler before: HGETALL, XINFO GROUPS and XPENDING of every shard at once on the pool. */
