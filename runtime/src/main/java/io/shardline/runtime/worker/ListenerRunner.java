@@ -5,6 +5,7 @@ import io.shardline.api.handler.ShardId;
 import io.shardline.coordinator.group.GroupConfig;
 import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.listener.Listener;
+import io.shardline.runtime.listener.ListenerConfig;
 import io.shardline.runtime.listener.ListenerDefinition;
 import io.shardline.runtime.listener.StreamSpec;
 import io.shardline.runtime.member.FencedShardRelay;
@@ -150,7 +151,7 @@ public final class ListenerRunner {
             metrics.add(memberMetrics);
             MemberVerticle member = new MemberVerticle(config.clusterName(), shards.memberId(),
                     identity(definition, shards.memberId(), config.rack()), group, pausingPort(shards, shardPaused), view, clockMs,
-                    config.heartbeatIntervalMs(), 50)
+                    group.heartbeatIntervalMs(), 50)
                     .metrics(memberMetrics);
             members.add(member);
             fences.register(shards.memberId(), member::shardFenced);
@@ -217,9 +218,11 @@ public final class ListenerRunner {
         for (StreamSpec s : definition.config().streams()) {
             streams.put(s.name(), s.shardCount());
         }
-        return new GroupConfig(definition.config().group(), streams, definition.config().assignor(),
-                definition.config().rebalanceProtocol(), config.sessionTimeoutMs(), config.heartbeatIntervalMs(),
-                config.rebalanceTimeoutMs());
+        ListenerConfig listener = definition.config();
+        return new GroupConfig(listener.group(), streams, listener.assignor(), listener.rebalanceProtocol(),
+                listener.sessionTimeoutMs(config.sessionTimeoutMs()),
+                listener.heartbeatIntervalMs(config.heartbeatIntervalMs()),
+                listener.rebalanceTimeoutMs(config.rebalanceTimeoutMs()), null, definition.revision());
     }
 
     private GroupConfig groupConfig(ListenerDefinition definition) {
