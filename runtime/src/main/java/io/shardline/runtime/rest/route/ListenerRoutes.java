@@ -20,7 +20,7 @@ import java.util.TreeMap;
  * (records/s, dead letters/s and lag over 15 minutes, for the console's charts),
  * pause/resume/stop (202, persisted target states, idempotent), restart ({@code ?includeMembers&onlyFailed},
  * KIP-745), per-shard pause/resume and positions ({@link OffsetRoutes}),
- * config read and patch ({@link ConfigRoutes}).
+ * config read and patch ({@link ConfigRoutes}), dead letters ({@link DeadLetterRoutes}).
  */
 public final class ListenerRoutes {
 
@@ -56,6 +56,7 @@ public final class ListenerRoutes {
         router.put("/:name/shards/:stream/:shard/resume").handler(ctx -> shard(ctx, false));
         OffsetRoutes.addTo(router, plane);
         ConfigRoutes.addTo(router, plane);
+        DeadLetterRoutes.addTo(router, plane);
         return router;
     }
 
