@@ -1,6 +1,7 @@
 package io.shardline.runtime.rest;
 
 import io.shardline.api.handler.ShardId;
+import io.shardline.runtime.redis.Chunked;
 import io.shardline.runtime.redis.MonitoringReads;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.rest.entity.ListenerState;

@@ -1,4 +1,4 @@
-package io.shardline.runtime.rest;
+package io.shardline.runtime.redis;
 
 import io.vertx.core.Future;
 import java.util.ArrayList;
@@ -7,20 +7,21 @@ import java.util.function.Function;
 
 /**
  * Runs one asynchronous step per item, {@code chunk} items at a time, the next chunk when the last one ended: what
- * is done per shard of a listener (status reads, position reads and moves, a group's key removal) keeps at most
+ * is done per shard of a listener (creating its consumer groups at start, status reads, position reads and moves,
+ * a group's key removal) keeps at most
  * {@code chunk} items' commands in flight however many shards there are, instead of all of them at once in the
  * Redis client's wait queue (docs/reliability.md, "Overload"). Stops at the first failure. Stateless.
  */
-final class Chunked {
+public final class Chunked {
 
     /** Items in flight at once for per-shard work on the shared pool: well below {@code redis.pool.waiting}. */
-    static final int POOL_CHUNK = 32;
+    public static final int POOL_CHUNK = 32;
 
     private Chunked() {
     }
 
     /** The results of {@code step} over {@code items}, in their order. */
-    static <T, R> Future<List<R>> map(List<T> items, int chunk, Function<T, Future<R>> step) {
+    public static <T, R> Future<List<R>> map(List<T> items, int chunk, Function<T, Future<R>> step) {
         List<R> out = new ArrayList<>(items.size());
         return from(0, items, chunk, step, out).map(v -> out);
     }
