@@ -31,10 +31,11 @@ public final class ConsumptionBench {
             case "throughput" -> ThroughputBench.run();
             case "latency" -> LatencyBench.run();
             case "fairness" -> FairnessBench.run();
+            case "status-burst" -> StatusBurstBench.run();
             case "side" -> ThroughputBench.side(args.length > 1 ? args[1] : "transaction", args.length > 2 ? Integer.parseInt(args[2]) : 10);
             default -> {
                 System.err.println("ConsumptionBench: unknown benchmark '" + which
-                        + "'; use all, throughput, latency, fairness or side bare|transaction|script [rounds]");
+                        + "'; use all, throughput, latency, fairness, status-burst or side bare|transaction|script [rounds]");
                 System.exit(2);
             }
         }

@@ -29,7 +29,8 @@ final class SteadyProducer {
     SteadyProducer(BenchRedis b, List<ShardId> shards, long ratePerSecond) {
         this.b = b;
         this.client = io.vertx.redis.client.Redis.createClient(b.vertx,
-                new io.vertx.redis.client.RedisOptions().setConnectionString(b.server.uri()).setMaxPoolSize(4).setMaxPoolWaiting(10_000));
+                new io.vertx.redis.client.RedisOptions().setConnectionString(b.server.uri()).setMaxPoolSize(4).setMaxPoolWaiting(10_000)
+                        .setMaxWaitingHandlers(1_000_000)); // on a loaded machine the batches every 0.5 ms queue up
         this.connection = BenchRedis.await(client.connect());
         this.shards = shards;
         this.ratePerSecond = ratePerSecond;
@@ -55,7 +56,7 @@ final class SteadyProducer {
                     batch.add(Request.cmd(Command.XADD).arg(s.key()).arg("*").arg("t").arg(System.nanoTime()).arg("p").arg("x"));
                 }
                 int n = batch.size();
-                connection.batch(batch).onSuccess(r -> sent.addAndGet(n));
+                connection.batch(batch).onSuccess(r -> sent.addAndGet(n)).onFailure(e -> System.err.println("producer batch failed: " + e));
             }
             java.util.concurrent.locks.LockSupport.parkNanos(500_000); // pacing of the producer loop
         }

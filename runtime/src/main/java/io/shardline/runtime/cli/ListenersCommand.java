@@ -43,10 +43,12 @@ public final class ListenersCommand implements Runnable {
             TableWriter table = new TableWriter("LISTENER", "STATE", "TARGET", "GROUP", "MEMBERS", "SHARDS", "OWNED");
             new JsonObject(body).forEach(e -> {
                 JsonObject s = ((JsonObject) e.getValue()).getJsonObject("status");
-                long owned = AdminRun.objects(s.getJsonArray("shards")).stream().filter(x -> x.getString("owner") != null)
-                        .count();
+                // The status lists a page of shards; the members' reports name every shard they own.
+                long owned = AdminRun.objects(s.getJsonArray("members")).stream()
+                        .mapToLong(m -> m.getJsonArray("shards").size()).sum();
                 table.row(e.getKey(), s.getString("state"), s.getString("target_state"), s.getString("group"),
-                        s.getJsonArray("members").size(), s.getJsonArray("shards").size(), owned);
+                        s.getJsonArray("members").size(), s.getInteger("shards_total", s.getJsonArray("shards").size()),
+                        owned);
             });
             table.print(out);
         });
@@ -54,9 +56,14 @@ public final class ListenersCommand implements Runnable {
 
     @Command(name = "status", mixinStandardHelpOptions = true,
             description = "One listener's state, members and shards.", footer = ExitCodes.FOOTER)
-    int status(@Mixin RestOptions rest, @Parameters(paramLabel = "LISTENER", description = "The listener.") String name) {
+    int status(@Mixin RestOptions rest, @Parameters(paramLabel = "LISTENER", description = "The listener.") String name,
+               @Option(names = "--offset", defaultValue = "0",
+                       description = "Position of the first shard listed (default ${DEFAULT-VALUE}).") int offset,
+               @Option(names = "--limit", defaultValue = "1000",
+                       description = "Most shards listed, at most 10000 (default ${DEFAULT-VALUE}).") int limit) {
         return AdminRun.run(sub("status"), rest, (client, out) -> {
-            String body = client.get("/listeners/" + AdminRun.seg(name) + "/status");
+            String body = client.get("/listeners/" + AdminRun.seg(name) + "/status?offset=" + offset + "&limit="
+                    + limit);
             if (rest.json()) {
                 AdminRun.printJson(out, body);
             } else {
@@ -139,5 +146,13 @@ public final class ListenersCommand implements Runnable {
                     x.getValue("lag"), x.getLong("pending"), x.getString("last_processed_id"));
         }
         shards.print(out);
+        Integer total = s.getInteger("shards_total");
+        int listed = s.getJsonArray("shards").size();
+        if (total != null && listed < total) {
+            int from = s.getInteger("shards_offset", 0);
+            out.println();
+            out.println("Shards " + (listed == 0 ? "none" : (from + 1) + "-" + (from + listed)) + " of " + total
+                    + " listed; page with --offset and --limit.");
+        }
     }
 }

@@ -5,6 +5,7 @@ import io.shardline.api.handler.Handler;
 import io.shardline.api.handler.ShardId;
 import io.shardline.runtime.plugin.HandlerPlugin;
 import io.shardline.runtime.plugin.Plugins;
+import io.shardline.runtime.redis.Chunked;
 import io.shardline.runtime.shard.ConsumptionMetrics;
 import io.shardline.runtime.shard.DropwizardHandlerMetrics;
 import io.shardline.runtime.shard.MemberContext;
@@ -61,15 +62,15 @@ public final class Listener {
                                          Function<String, MemberLease> leases) {
         ListenerConfig config = definition.config();
         ShardCommands commands = new ShardCommands(redis);
-        List<Future<Void>> groups = new ArrayList<>();
+        List<ShardId> shards = new ArrayList<>();
         for (StreamSpec stream : config.streams()) {
-            for (ShardId shard : stream.shards()) {
-                groups.add(commands.ensureGroup(shard, config.group(), config.startId()));
-            }
+            shards.addAll(stream.shards());
         }
         ConsumptionMetrics metrics = new ConsumptionMetrics(registry, config.name());
+        // In chunks: a listener of 100,000 shards must not put 100,000 commands in the pool's wait queue at once.
         return commands.loadLibrary()
-                .compose(v -> Future.all(groups))
+                .compose(v -> Chunked.map(shards, Chunked.POOL_CHUNK,
+                        shard -> commands.ensureGroup(shard, config.group(), config.startId())))
                 .compose(v -> {
                     List<MemberShards> members = new ArrayList<>();
                     List<Future<Void>> started = new ArrayList<>();

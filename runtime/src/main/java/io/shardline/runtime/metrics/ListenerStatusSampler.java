@@ -21,9 +21,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Samples every listener's shard statuses (owner, lag, pending: one {@code HGETALL}, one {@code XINFO GROUPS}
- * and one {@code XPENDING} per shard) every interval on every worker. Each worker keeps the shards its own
- * members own (the leader also the unowned ones) in {@link ShardMetrics}, so every shard's lag series comes
- * from one worker, the one that owns it; and it adds this worker's share (records handled and dead-lettered
+ * and, for shards with pending entries, one {@code XPENDING} per shard) every interval on every worker. Each worker
+ * reads and keeps only the shards its own members own (the leader also the unowned ones,
+ * {@link ControlPlane#sampledStatuses}) in {@link ShardMetrics}, so every shard's lag series comes from one worker,
+ * the one that owns it. The reads go through the monitoring connection ({@code redis.monitoring.in.flight}), never
+ * the pool of the coordinator's and consumers' commands; and a sample that took {@code d} ms is followed by the
+ * next one no sooner than {@link #DUTY_FACTOR} × {@code d} later, so sampling a very large listener keeps that
+ * connection busy at most one tenth of the time (docs/reliability.md, "Overload"). It adds this worker's share (records handled and dead-lettered
  * by its members, lag of those shards) to the {@link ListenerHistory} the console charts. Listeners that are
  * gone lose every series labelled with them, and (on the leader) groups no listener uses lose theirs. At most one sample runs at a time. Thread-safe.
  */
@@ -42,6 +46,13 @@ public final class ListenerStatusSampler implements AutoCloseable {
     private final Set<String> known = new HashSet<>();
     private long timer = -1;
     private boolean running;
+    /** When the next sample may start (wall clock); later than the next tick after a long sample. */
+    private long notBeforeMs;
+    private long samples;
+    private long lastDurationMs;
+
+    /** A sample that took {@code d} ms is followed by the next one no sooner than this many times {@code d} later. */
+    public static final int DUTY_FACTOR = 10;
 
     /**
      * A sampler.
@@ -70,25 +81,48 @@ public final class ListenerStatusSampler implements AutoCloseable {
         }
     }
 
-    /** One sample now (skipped when one is still running); completes when the gauges are updated. */
+    /**
+     * One sample now (skipped when one is still running or the last one was long, see {@link #DUTY_FACTOR});
+     * completes when the gauges are updated.
+     */
     public Future<Void> sample() {
+        long startMs = wallClockMs.getAsLong();
         synchronized (this) {
-            if (running) {
+            if (running || startMs < notBeforeMs) {
                 return Future.succeededFuture();
             }
             running = true;
         }
-        return plane.listenerStatuses()
-                .onSuccess(this::record)
+        // Recording a large listener (its gauges, the registry sweep) takes a while: off the event loop, whose
+        // other work (the consumers' reads) must not wait for it.
+        return plane.sampledStatuses(workerId, leader.getAsBoolean())
+                .compose(statuses -> vertx.executeBlocking(() -> {
+                    record(statuses);
+                    return null;
+                }, false))
                 .onFailure(e -> LOG.warn("Could not sample listener statuses: {}", e.getMessage()))
                 .<Void>mapEmpty()
                 .recover(e -> Future.succeededFuture())
                 .eventually(() -> {
+                    long tookMs = Math.max(0, wallClockMs.getAsLong() - startMs);
                     synchronized (this) {
                         running = false;
+                        samples++;
+                        lastDurationMs = tookMs;
+                        notBeforeMs = startMs + DUTY_FACTOR * tookMs;
                     }
                     return Future.succeededFuture();
                 });
+    }
+
+    /** Samples completed so far. */
+    public synchronized long samples() {
+        return samples;
+    }
+
+    /** How long the last sample took (ms). */
+    public synchronized long lastDurationMs() {
+        return lastDurationMs;
     }
 
     private synchronized void record(Map<String, ListenerStatus> statuses) {

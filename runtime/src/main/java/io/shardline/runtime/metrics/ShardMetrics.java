@@ -4,6 +4,7 @@ import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.MetricRegistryListener;
 import io.shardline.runtime.rest.entity.ShardStatus;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Per listener and shard gauges sampled from Redis by {@link ListenerStatusSampler}: lag, pending count and
- * whether the shard has an owner, plus the number of a listener's shards owned by this worker. Each worker
+ * whether the shard has an owner (for at most {@link #MAX_SHARD_SERIES} shards per listener), plus the number of a
+ * listener's shards owned by this worker and its exported shards' lag and pending entries summed. Each worker
  * exports the shards it owns (the leader also the unowned ones), so a sum over workers counts every shard
  * once. Gauges hold the last sampled value. Thread-safe.
  */
@@ -39,8 +41,24 @@ public final class ShardMetrics {
     public static final MetricTemplate OWNED_SHARDS = new MetricTemplate("shardline.listener.<listener>.shards.owned",
             MetricType.GAUGE, "Shards of the listener that have an owner.");
 
+    /** Lag of the shards of a listener this worker exports. */
+    public static final MetricTemplate LISTENER_LAG = new MetricTemplate("shardline.listener.<listener>.lag",
+            MetricType.GAUGE, "Lag of the listener's shards this worker exports (those its members own; on the leader "
+                    + "also the unowned ones), summed: the sum over workers is the listener's lag.");
+    /** Pending entries of the shards of a listener this worker exports. */
+    public static final MetricTemplate LISTENER_PENDING = new MetricTemplate("shardline.listener.<listener>.pending",
+            MetricType.GAUGE, "Pending entries of the listener's shards this worker exports, summed.");
+
+    /**
+     * The most shards of one listener with series of their own on one worker: those with the most lag, then the most
+     * pending entries, then in shard order. A listener with 100,000 shards would otherwise register 400,000 gauges
+     * (and as many JMX beans) on the leader; its totals are in {@link #LISTENER_LAG} and {@link #LISTENER_PENDING}.
+     */
+    public static final int MAX_SHARD_SERIES = 1_000;
+
     /** Every shard metric. */
-    public static final List<MetricTemplate> TEMPLATES = List.of(LAG, PENDING, OLDEST_PENDING, OWNED, OWNED_SHARDS);
+    public static final List<MetricTemplate> TEMPLATES = List.of(LAG, PENDING, OLDEST_PENDING, OWNED, OWNED_SHARDS,
+            LISTENER_LAG, LISTENER_PENDING);
 
     private final MetricRegistry registry;
     private final Map<String, AtomicLong> values = new ConcurrentHashMap<>();
@@ -64,7 +82,15 @@ public final class ShardMetrics {
      */
     public synchronized void update(String listener, List<ShardStatus> exported, long ownedHere) {
         Set<String> now = new HashSet<>();
+        long lag = 0;
+        long pending = 0;
         for (ShardStatus shard : exported) {
+            lag += shard.lag() == null ? 0 : shard.lag();
+            pending += shard.pending();
+        }
+        now.add(set(LISTENER_LAG.name(listener), lag));
+        now.add(set(LISTENER_PENDING.name(listener), pending));
+        for (ShardStatus shard : withSeries(exported)) {
             String stream = shard.stream();
             String index = Integer.toString(shard.shard());
             now.add(set(LAG.name(listener, stream, index), shard.lag() == null ? 0 : shard.lag()));
@@ -78,6 +104,18 @@ public final class ShardMetrics {
         if (before != null) {
             before.stream().filter(name -> !now.contains(name)).forEach(this::remove);
         }
+    }
+
+    /** The shards that get series of their own: all of them, or the {@link #MAX_SHARD_SERIES} that matter most. */
+    private static List<ShardStatus> withSeries(List<ShardStatus> exported) {
+        if (exported.size() <= MAX_SHARD_SERIES) {
+            return exported;
+        }
+        return exported.stream()
+                .sorted(Comparator.comparingLong((ShardStatus s) -> s.lag() == null ? 0 : s.lag()).reversed()
+                        .thenComparing(Comparator.comparingLong(ShardStatus::pending).reversed()))
+                .limit(MAX_SHARD_SERIES)
+                .toList();
     }
 
     /** Removes every gauge of {@code listener} (it was deleted). */

@@ -26,10 +26,18 @@ final class CommandGate {
     private final int max;
     private final int maxWaiting;
     private final long releaseAfterMs;
+    /** The settings that bound this gate, named when a command is refused. */
+    private final String keys;
     private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
     private int inFlight;
+    private int mostInFlight;
+    private long refused;
 
     CommandGate(Vertx vertx, int max, int maxWaiting, long releaseAfterMs) {
+        this(vertx, max, maxWaiting, releaseAfterMs, "redis.pool.size, redis.pool.waiting");
+    }
+
+    CommandGate(Vertx vertx, int max, int maxWaiting, long releaseAfterMs, String keys) {
         if (max <= 0 || maxWaiting < 0 || releaseAfterMs <= 0) {
             throw new IllegalArgumentException("command gate: max must be > 0 and maxWaiting >= 0, got " + max
                     + " and " + maxWaiting);
@@ -38,6 +46,7 @@ final class CommandGate {
         this.max = max;
         this.maxWaiting = maxWaiting;
         this.releaseAfterMs = releaseAfterMs;
+        this.keys = keys;
     }
 
     /** Runs {@code command} now if fewer than {@code max} run, else when one ends. */
@@ -45,9 +54,11 @@ final class CommandGate {
         synchronized (this) {
             if (inFlight < max) {
                 inFlight++;
+                mostInFlight = Math.max(mostInFlight, inFlight);
             } else if (waiting.size() >= maxWaiting) {
+                refused++;
                 return Future.failedFuture(new RedisDisconnectedException("more than " + maxWaiting
-                        + " Redis commands waiting for one of " + max + " connections (redis.pool.waiting)"));
+                        + " Redis commands waiting for one of " + max + " places (" + keys + ")"));
             } else {
                 Promise<T> later = Promise.promise();
                 Context context = vertx.getOrCreateContext();
@@ -58,9 +69,24 @@ final class CommandGate {
         return start(command);
     }
 
+    /** The most commands that run at once. */
+    int max() {
+        return max;
+    }
+
     /** Commands running now. */
     synchronized int inFlight() {
         return inFlight;
+    }
+
+    /** The most commands that ran at once so far (never more than {@code max}). */
+    synchronized int mostInFlight() {
+        return mostInFlight;
+    }
+
+    /** Commands refused so far because {@code maxWaiting} others were waiting. */
+    synchronized long refused() {
+        return refused;
     }
 
     private <T> Future<T> start(Supplier<Future<T>> command) {

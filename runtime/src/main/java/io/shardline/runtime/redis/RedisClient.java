@@ -51,6 +51,12 @@ public final class RedisClient {
     private final RandomGenerator random;
     private volatile RedisServerInfo serverInfo;
     private final List<Redis> children = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Status and lag reads, on a connection of their own; opened at first use. */
+    private MonitoringReads monitoring;
+    /** Commands sent through {@link #send} and {@link #batch} (a batch counts its commands). */
+    private final java.util.concurrent.atomic.LongAdder pooledCommands = new java.util.concurrent.atomic.LongAdder();
+    /** Commands the pool refused at once because its wait queue ({@code redis.pool.waiting}) was full. */
+    private final java.util.concurrent.atomic.LongAdder poolRefused = new java.util.concurrent.atomic.LongAdder();
 
     private RedisClient(Vertx vertx, RedisConfig config, RandomGenerator random) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
@@ -123,14 +129,46 @@ public final class RedisClient {
 
     /** Sends one command on a pooled connection; fails with {@link RedisTimeoutException} after the command timeout. */
     public Future<Response> send(Request request) {
+        pooledCommands.increment();
         return Timeouts.within(vertx, gated(() -> pooled.send(request)), config.commandTimeoutMs(), name(request),
-                () -> { });
+                () -> { }).onFailure(this::countRefusal);
     }
 
     /** Pipelines commands on one pooled connection (not atomic); one timeout for the whole batch. */
     public Future<List<Response>> batch(List<Request> requests) {
         String what = requests.isEmpty() ? "batch" : "batch of " + requests.size() + " from " + name(requests.get(0));
-        return Timeouts.within(vertx, gated(() -> pooled.batch(requests)), config.commandTimeoutMs(), what, () -> { });
+        pooledCommands.add(requests.size());
+        return Timeouts.within(vertx, gated(() -> pooled.batch(requests)), config.commandTimeoutMs(), what, () -> { })
+                .onFailure(this::countRefusal);
+    }
+
+    /**
+     * The reads of status and lag ({@code redis.monitoring.in.flight} at once on a connection of their own), so
+     * that monitoring never waits in, nor fills, the pool's queue. Opened at the first call.
+     */
+    public synchronized MonitoringReads monitoring() {
+        if (monitoring == null) {
+            monitoring = new MonitoringReads(vertx, dedicated("monitoring"), config.monitoringInFlight(),
+                    config.commandTimeoutMs());
+        }
+        return monitoring;
+    }
+
+    /** Commands sent through the pool so far ({@link #send}, {@link #batch}; a batch counts its commands). */
+    public long pooledCommands() {
+        return pooledCommands.sum();
+    }
+
+    /** Commands the pool refused at once so far because {@code redis.pool.waiting} others were waiting. */
+    public long poolRefused() {
+        return poolRefused.sum();
+    }
+
+    private void countRefusal(Throwable e) {
+        String message = String.valueOf(e.getMessage());
+        if (message.contains("max wait queue size") || message.contains("(redis.pool.size, redis.pool.waiting)")) {
+            poolRefused.increment();
+        }
     }
 
     /**
@@ -227,6 +265,11 @@ public final class RedisClient {
     /** Closes the pool and the clients of {@link #newClient} (dedicated connections are closed by their owners). */
     public Future<Void> close() {
         List<Future<Void>> closing = new java.util.ArrayList<>();
+        synchronized (this) {
+            if (monitoring != null) {
+                closing.add(monitoring.close());
+            }
+        }
         children.forEach(c -> closing.add(c.close()));
         closing.add(pooled.close());
         return Future.join(closing).mapEmpty();

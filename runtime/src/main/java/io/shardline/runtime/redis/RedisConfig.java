@@ -32,6 +32,7 @@ import java.util.Optional;
  * @param poolWaiting commands that may wait for a pooled connection before failing at once
  * @param reconnectInitialMs first delay before reconnecting a dedicated connection
  * @param reconnectMaxMs largest delay between reconnect attempts
+ * @param monitoringInFlight status and lag reads ({@link MonitoringReads}) in flight at once, on their own connection
  */
 public record RedisConfig(
         String url,
@@ -48,7 +49,8 @@ public record RedisConfig(
         int poolSize,
         int poolWaiting,
         long reconnectInitialMs,
-        long reconnectMaxMs) {
+        long reconnectMaxMs,
+        int monitoringInFlight) {
 
     /** The RESP protocol version. */
     public enum RespProtocol {
@@ -73,6 +75,9 @@ public record RedisConfig(
     public static final String POOL_WAITING_CONFIG = "redis.pool.waiting";
     public static final String RECONNECT_INITIAL_CONFIG = "redis.reconnect.backoff.initial.ms";
     public static final String RECONNECT_MAX_CONFIG = "redis.reconnect.backoff.max.ms";
+    public static final String MONITORING_IN_FLIGHT_CONFIG = "redis.monitoring.in.flight";
+    /** Default of {@value #MONITORING_IN_FLIGHT_CONFIG}. */
+    public static final int MONITORING_IN_FLIGHT_DEFAULT = 16;
 
     private static final String GROUP = "Redis";
 
@@ -87,6 +92,20 @@ public record RedisConfig(
         if (commandTimeoutMs <= 0 || poolSize <= 0 || reconnectInitialMs <= 0 || reconnectMaxMs < reconnectInitialMs) {
             throw new IllegalArgumentException("invalid Redis settings: timeout, pool size and backoff must be positive");
         }
+        if (monitoringInFlight <= 0) {
+            throw new IllegalArgumentException(MONITORING_IN_FLIGHT_CONFIG + " must be positive, got "
+                    + monitoringInFlight);
+        }
+    }
+
+    /** Settings with the default {@value #MONITORING_IN_FLIGHT_CONFIG}. */
+    public RedisConfig(String url, List<String> clusterUrls, String user, Password password, boolean tls,
+                       String tlsCaPath, String tlsKeyPath, String tlsCertPath, boolean tlsVerifyHostname,
+                       RespProtocol protocol, long commandTimeoutMs, int poolSize, int poolWaiting,
+                       long reconnectInitialMs, long reconnectMaxMs) {
+        this(url, clusterUrls, user, password, tls, tlsCaPath, tlsKeyPath, tlsCertPath, tlsVerifyHostname, protocol,
+                commandTimeoutMs, poolSize, poolWaiting, reconnectInitialMs, reconnectMaxMs,
+                MONITORING_IN_FLIGHT_DEFAULT);
     }
 
     /** Settings for a standalone server at {@code url} with the defaults of every other key (tests). */
@@ -145,6 +164,12 @@ public record RedisConfig(
                         GROUP)
                 .define(RECONNECT_MAX_CONFIG, ConfigType.LONG, 5_000L, Validator.between(1, 600_000),
                         Importance.LOW, "Largest delay between reconnect attempts of a dedicated connection.", GROUP)
+                .define(MONITORING_IN_FLIGHT_CONFIG, ConfigType.INT, MONITORING_IN_FLIGHT_DEFAULT,
+                        Validator.between(1, 1024), Importance.LOW, "Status and lag reads (the metrics sampler, "
+                                + "listener and group status over REST) in flight at once. They use a connection "
+                                + "of their own and wait for each other, never for the coordinator's or the "
+                                + "consumers' commands, so a listener with many shards is read at this pace "
+                                + "instead of filling redis.pool.waiting.", GROUP)
                 .require(RECONNECT_MAX_CONFIG, "must be at least " + RECONNECT_INITIAL_CONFIG,
                         v -> v.getLong(RECONNECT_MAX_CONFIG) >= v.getLong(RECONNECT_INITIAL_CONFIG))
                 .require(TLS_KEY_PATH_CONFIG, "redis.tls.key.path and redis.tls.cert.path go together: set both or "
@@ -172,7 +197,8 @@ public record RedisConfig(
                 v.getInt(POOL_SIZE_CONFIG),
                 v.getInt(POOL_WAITING_CONFIG),
                 v.getLong(RECONNECT_INITIAL_CONFIG),
-                v.getLong(RECONNECT_MAX_CONFIG));
+                v.getLong(RECONNECT_MAX_CONFIG),
+                v.getInt(MONITORING_IN_FLIGHT_CONFIG));
     }
 
     /** Whether the client runs in Redis Cluster mode. */
@@ -188,7 +214,7 @@ public record RedisConfig(
     /** A copy with another command timeout. */
     public RedisConfig withCommandTimeoutMs(long timeoutMs) {
         return new RedisConfig(url, clusterUrls, user, password, tls, tlsCaPath, tlsKeyPath, tlsCertPath, tlsVerifyHostname,
-                protocol, timeoutMs, poolSize, poolWaiting, reconnectInitialMs, reconnectMaxMs);
+                protocol, timeoutMs, poolSize, poolWaiting, reconnectInitialMs, reconnectMaxMs, monitoringInFlight);
     }
 
     /** The URL the client connects to: {@code url} as {@code rediss://} when TLS is on by the flag. */

@@ -62,8 +62,18 @@ public interface ControlPlane {
     /** Deletes a REST listener and its stored target states. */
     Future<Void> deleteListener(String name);
 
-    /** One listener's state, members and shards. */
+    /** One listener's state, members and all its shards (read at the pace of {@code redis.monitoring.in.flight}). */
     Future<ListenerStatus> listenerStatus(String name);
+
+    /** One listener's state, members and the shards of {@code page}, with the listener's shard count. */
+    Future<ListenerStatus> listenerStatus(String name, ShardPage page);
+
+    /**
+     * Every listener's state and members, with only the shards the members of worker {@code workerId} own (by the
+     * members' reports) and, when {@code unowned}, the shards no member owns: what that worker's metrics sampler
+     * exports, read without the shards other workers export.
+     */
+    Future<Map<String, ListenerStatus>> sampledStatuses(String workerId, boolean unowned);
 
     /** One listener's records handled and dead-lettered per second and lag over the last 15 minutes. */
     Future<ListenerHistoryView> listenerHistory(String name);

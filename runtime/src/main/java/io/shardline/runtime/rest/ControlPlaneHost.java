@@ -5,6 +5,7 @@ import io.shardline.runtime.listener.ListenerConfig;
 import io.shardline.runtime.metrics.JmxMetrics;
 import io.shardline.runtime.metrics.ListenerHistory;
 import io.shardline.runtime.metrics.ListenerStatusSampler;
+import io.shardline.runtime.metrics.RedisMetrics;
 import io.shardline.runtime.metrics.ShardMetrics;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
@@ -57,6 +58,7 @@ public final class ControlPlaneHost {
                     ListenerStatusSampler sampler = new ListenerStatusSampler(vertx, plane, cluster.workerId(),
                             registry, new ShardMetrics(registry), history, leader, System::currentTimeMillis);
                     sampler.start(SAMPLE_INTERVAL_MS);
+                    RedisMetrics.register(registry, redis);
                     return new ControlPlaneHost(rest, endpoint, JmxMetrics.start(registry), sampler);
                 }));
     }

@@ -57,7 +57,8 @@ import java.util.stream.Collectors;
  * The control plane of one worker. What lives in Redis it does itself: REST listener configurations
  * ({@link ListenerConfigStore}), target states and paused shards ({@link ListenerStateStore}; any worker
  * may write them, as Connect's target-state records, and every worker applies them within a heartbeat
- * interval), shard owners and lag ({@link ShardStatusReader}), the groups' audit trails ({@link RedisAuditLog},
+ * interval), shard owners and lag ({@link ShardStatusReader}, through a {@link ShardStatusCache}), the groups'
+ * audit trails ({@link RedisAuditLog},
  * written by the leader with each commit, so any worker reads them, also during and after a leader change).
  * Plugins and validation come from the worker's {@link Plugins}; what only the running worker knows (cluster,
  * members, coordinator read model, restarts) it asks of the {@link ClusterView}.
@@ -78,7 +79,7 @@ public final class DefaultControlPlane implements ControlPlane {
     private final ListenerConfigValidator validator;
     private final ListenerConfigStore configs;
     private final ListenerStateStore states;
-    private final ShardStatusReader shards;
+    private final ShardStatusCache cache;
     private final RedisAuditLog audit;
     private final Plugins plugins;
     private final GroupAdmin groups;
@@ -109,7 +110,7 @@ public final class DefaultControlPlane implements ControlPlane {
         ControlKeys keys = new ControlKeys(cluster.clusterName());
         this.configs = new ListenerConfigStore(redis, keys);
         this.states = new ListenerStateStore(redis, keys);
-        this.shards = new ShardStatusReader(redis);
+        this.cache = new ShardStatusCache(new ShardStatusReader(redis), () -> System.nanoTime() / 1_000_000);
         TopologyStore topologyStore = new TopologyStore(redis, cluster.clusterName());
         this.topologies = new TopologyCheck(topologyStore);
         this.streamAdmin = new StreamAdmin(topologyStore, this::groups);
@@ -173,8 +174,12 @@ public final class DefaultControlPlane implements ControlPlane {
 
     @Override
     public Future<Map<String, ListenerStatus>> listenerStatuses() {
+        return statuses(this::listenerStatus);
+    }
+
+    private Future<Map<String, ListenerStatus>> statuses(java.util.function.Function<String, Future<ListenerStatus>> of) {
         return listenerNames().compose(names -> {
-            List<Future<ListenerStatus>> all = names.stream().map(this::listenerStatus).toList();
+            List<Future<ListenerStatus>> all = names.stream().map(of).toList();
             return Future.all(all).map(done -> {
                 Map<String, ListenerStatus> out = new TreeMap<>();
                 for (int i = 0; i < names.size(); i++) {
@@ -225,15 +230,34 @@ public final class DefaultControlPlane implements ControlPlane {
 
     @Override
     public Future<ListenerStatus> listenerStatus(String name) {
+        return status(name, (shape, report) -> shape.shards());
+    }
+
+    @Override
+    public Future<ListenerStatus> listenerStatus(String name, ShardPage page) {
+        int[] total = new int[1];
+        return status(name, (shape, report) -> {
+            total[0] = shape.shards().size();
+            return page.of(shape.shards());
+        }).map(status -> status.paged(total[0], page.offset()));
+    }
+
+    @Override
+    public Future<Map<String, ListenerStatus>> sampledStatuses(String workerId, boolean unowned) {
+        return statuses(name -> status(name, (shape, report) -> SampledShards.select(shape.shards(),
+                report.members(), workerId, unowned)));
+    }
+
+    /** The status of listener {@code name} with the shards {@code select} picks from its shape and member report. */
+    private Future<ListenerStatus> status(String name,
+                                          java.util.function.BiFunction<ListenerShape, MemberReport, List<ShardId>> select) {
         return located(name).compose(found -> {
             ListenerShape shape = ListenerShape.of(name, found.config());
             return states.snapshot().compose(snapshot -> {
                 TargetState target = snapshot.targetState(name);
-                Future<MemberReport> members = cluster.members(name);
-                Future<List<ShardStatus>> shardStatuses = shards.read(shape.group(), shape.shards(),
-                        snapshot.pausedShards(name));
-                return Future.all(members, shardStatuses).map(done ->
-                        status(name, shape.group(), target, members.result(), shardStatuses.result()));
+                return cluster.members(name).compose(report -> cache.read(shape.group(), select.apply(shape, report))
+                        .map(read -> status(name, shape.group(), target, report,
+                                ShardStatusCache.withPaused(read, snapshot.pausedShards(name)))));
             });
         });
     }
@@ -246,7 +270,8 @@ public final class DefaultControlPlane implements ControlPlane {
 
     @Override
     public Future<Void> setTargetState(String name, TargetState state) {
-        return located(name).compose(found -> states.setTargetState(name, state)).onSuccess(v -> cluster.refresh());
+        return located(name).compose(found -> states.setTargetState(name, state)).onSuccess(v -> cluster.refresh())
+                .onComplete(ar -> cache.clear());
     }
 
     @Override
@@ -254,9 +279,10 @@ public final class DefaultControlPlane implements ControlPlane {
         // The status is read before the restart is asked for: a member being restarted leaves its worker's report
         // for a moment, and the answer must still list it (as RESTARTING).
         return located(name)
-                .compose(found -> listenerStatus(name))
+                .compose(found -> listenerStatus(name, ShardPage.FIRST))
                 .compose(before -> cluster.restart(name, includeMembers, onlyFailed)
-                        .map(restarting -> restarting(before, Set.copyOf(restarting))));
+                        .map(restarting -> restarting(before, Set.copyOf(restarting))))
+                .onComplete(ar -> cache.clear());
     }
 
     @Override
@@ -321,7 +347,7 @@ public final class DefaultControlPlane implements ControlPlane {
 
     @Override
     public Future<Void> deleteGroup(String group) {
-        return groups.delete(group);
+        return groups.delete(group).onComplete(ar -> cache.clear());
     }
 
     @Override
@@ -331,12 +357,12 @@ public final class DefaultControlPlane implements ControlPlane {
 
     @Override
     public Future<OffsetsAltered> alterOffsets(String listener, List<ShardMove> moves, boolean dryRun) {
-        return offsets.alter(listener, moves, dryRun, "moved over REST");
+        return offsets.alter(listener, moves, dryRun, "moved over REST").onComplete(ar -> cache.clear());
     }
 
     @Override
     public Future<OffsetsAltered> resetOffsets(String listener, boolean dryRun) {
-        return offsets.reset(listener, dryRun);
+        return offsets.reset(listener, dryRun).onComplete(ar -> cache.clear());
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.shardline.runtime.rest;
 
 import io.shardline.api.handler.ShardId;
+import io.shardline.runtime.redis.Chunked;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.rest.entity.GroupSummary;
 import io.shardline.runtime.rest.entity.ListenerStatus;
@@ -102,16 +103,14 @@ final class GroupAdmin {
     }
 
     private Future<Void> removeKeys(String group, List<ShardId> shardIds) {
-        List<Future<?>> steps = new ArrayList<>();
-        for (ShardId shard : shardIds) {
-            steps.add(redis.send(Request.cmd(Command.XGROUP).arg("DESTROY").arg(shard.key()).arg(group))
-                    .recover(e -> String.valueOf(e.getMessage()).contains("requires the key to exist")
-                            ? Future.succeededFuture() : Future.failedFuture(e)));
-            steps.add(redis.send(Request.cmd(Command.DEL).arg(shard.ownerKey(group))
-                    .arg(io.shardline.runtime.shard.ShardCommands.errorsKey(shard, group))));
-        }
-        steps.add(redis.send(Request.cmd(Command.DEL).arg(keys.audit(group))));
-        return Future.all(steps).mapEmpty();
+        return Chunked.map(shardIds, Chunked.POOL_CHUNK, shard -> Future.all(
+                        redis.send(Request.cmd(Command.XGROUP).arg("DESTROY").arg(shard.key()).arg(group))
+                                .recover(e -> String.valueOf(e.getMessage()).contains("requires the key to exist")
+                                        ? Future.succeededFuture() : Future.failedFuture(e)),
+                        redis.send(Request.cmd(Command.DEL).arg(shard.ownerKey(group))
+                                .arg(io.shardline.runtime.shard.ShardCommands.errorsKey(shard, group)))))
+                .compose(done -> redis.send(Request.cmd(Command.DEL).arg(keys.audit(group))))
+                .mapEmpty();
     }
 
     private Future<GroupSummary> summary(String id, HostedGroup hosted, List<ListenerStatus> users) {

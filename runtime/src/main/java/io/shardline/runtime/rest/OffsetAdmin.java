@@ -1,6 +1,7 @@
 package io.shardline.runtime.rest;
 
 import io.shardline.api.handler.ShardId;
+import io.shardline.runtime.redis.Chunked;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.rest.entity.ListenerOffsets;
 import io.shardline.runtime.rest.entity.MemberStatus;
@@ -51,10 +52,9 @@ final class OffsetAdmin {
     Future<ListenerOffsets> offsets(String listener) {
         return configOf.apply(listener).compose(config -> {
             ListenerShape shape = ListenerShape.of(listener, config);
-            List<Future<ShardOffset>> reads = shape.shards().stream().map(s -> scripts.read(shape.group(), s)
-                    .map(r -> toOffset(s, r))).toList();
-            return Future.all(reads).map(done -> new ListenerOffsets(listener, shape.group(), startFrom(config),
-                    reads.stream().map(Future::result).toList()));
+            return Chunked.map(shape.shards(), Chunked.POOL_CHUNK, s -> scripts.read(shape.group(), s)
+                    .map(r -> toOffset(s, r))).map(read -> new ListenerOffsets(listener, shape.group(),
+                            startFrom(config), read));
         });
     }
 
@@ -122,15 +122,16 @@ final class OffsetAdmin {
 
     private Future<List<OffsetChange>> apply(String group, Map<ShardId, ShardPosition> plan, boolean dryRun,
                                              String how) {
-        List<Future<OffsetChange>> moves = new ArrayList<>();
-        plan.forEach((shard, position) -> moves.add(scripts.move(group, shard, position, !dryRun)
-                .compose(moved -> {
-                    OffsetChange change = new OffsetChange(shard.stream(), shard.index(), position.text(),
-                            moved.oldId().isEmpty() ? null : moved.oldId(), moved.newId(), moved.pendingDropped());
-                    return dryRun ? Future.succeededFuture(change)
-                            : audit.append(group, event(change, how)).map(id -> change);
-                })));
-        return Future.all(moves).map(done -> moves.stream().map(Future::result).toList());
+        return Chunked.map(new ArrayList<>(plan.entrySet()), Chunked.POOL_CHUNK, move -> {
+            ShardId shard = move.getKey();
+            ShardPosition position = move.getValue();
+            return scripts.move(group, shard, position, !dryRun).compose(moved -> {
+                OffsetChange change = new OffsetChange(shard.stream(), shard.index(), position.text(),
+                        moved.oldId().isEmpty() ? null : moved.oldId(), moved.newId(), moved.pendingDropped());
+                return dryRun ? Future.succeededFuture(change)
+                        : audit.append(group, event(change, how)).map(id -> change);
+            });
+        });
     }
 
     private static JsonObject event(OffsetChange change, String how) {

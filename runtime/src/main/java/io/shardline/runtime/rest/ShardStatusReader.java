@@ -1,6 +1,8 @@
 package io.shardline.runtime.rest;
 
 import io.shardline.api.handler.ShardId;
+import io.shardline.runtime.redis.Chunked;
+import io.shardline.runtime.redis.MonitoringReads;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.rest.entity.ListenerState;
 import io.shardline.runtime.rest.entity.ShardStatus;
@@ -8,7 +10,6 @@ import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -19,9 +20,17 @@ import java.util.Set;
  * shard ({@code {<stream>:<i>}:owner:<group>}, written only by the coordinator side), and the group's lag,
  * pending count and last delivered entry id from {@code XINFO GROUPS}, and how long ago the oldest pending entry was
  * delivered from an extended {@code XPENDING} (its first entry's idle time). A shard whose stream or group does
- * not exist yet has no lag and nothing pending. Thread-safe.
+ * not exist yet has no lag and nothing pending.
+ *
+ * <p>The reads go through {@link RedisClient#monitoring()}, never the pool of the coordinator's and the consumers'
+ * commands, in chunks of {@link #CHUNK} shards, one chunk after the other: a listener of any size is read at the
+ * pace {@code redis.monitoring.in.flight} allows, with at most one chunk's commands waiting. {@code XPENDING} is
+ * sent only for shards with pending entries. Thread-safe.
  */
 public final class ShardStatusReader {
+
+    /** Shards read at once by one read (two or three commands each). */
+    static final int CHUNK = 256;
 
     private final RedisClient redis;
 
@@ -32,31 +41,27 @@ public final class ShardStatusReader {
 
     /** The status of every shard in {@code shards} for consumer group {@code group}, in the given order. */
     public Future<List<ShardStatus>> read(String group, List<ShardId> shards, Set<ShardId> paused) {
-        List<Future<ShardStatus>> all = new ArrayList<>(shards.size());
-        for (ShardId shard : shards) {
-            all.add(read(group, shard, paused.contains(shard)));
-        }
-        return Future.all(all).map(done -> {
-            List<ShardStatus> out = new ArrayList<>(shards.size());
-            for (int i = 0; i < shards.size(); i++) {
-                out.add(done.resultAt(i));
-            }
-            return out;
-        });
+        return Chunked.map(shards, CHUNK, shard -> read(group, shard, paused.contains(shard)));
     }
 
     private Future<ShardStatus> read(String group, ShardId shard, boolean paused) {
-        Future<Map<String, String>> owner = redis.send(Request.cmd(Command.HGETALL).arg(shard.ownerKey(group)))
+        MonitoringReads reads = redis.monitoring();
+        Future<Map<String, String>> owner = reads.send(Request.cmd(Command.HGETALL).arg(shard.ownerKey(group)))
                 .map(RedisReplies::toStringMap);
-        Future<Map<String, Response>> info = redis.send(Request.cmd(Command.XINFO).arg("GROUPS").arg(shard.key()))
+        Future<Map<String, Response>> info = reads.send(Request.cmd(Command.XINFO).arg("GROUPS").arg(shard.key()))
                 .map(reply -> findGroup(reply, group))
                 .recover(e -> isNoSuchKey(e) ? Future.succeededFuture(Map.of()) : Future.failedFuture(e));
-        Future<Long> oldest = redis.send(Request.cmd(Command.XPENDING).arg(shard.key()).arg(group).arg("-").arg("+")
-                        .arg(1))
-                .map(ShardStatusReader::idleOfFirst)
-                .recover(e -> Future.succeededFuture(null));
+        Future<Long> oldest = info.compose(fields -> hasPending(fields)
+                ? reads.send(Request.cmd(Command.XPENDING).arg(shard.key()).arg(group).arg("-").arg("+").arg(1))
+                        .map(ShardStatusReader::idleOfFirst).recover(e -> Future.succeededFuture(null))
+                : Future.succeededFuture(null));
         return Future.all(owner, info, oldest).map(done -> toStatus(shard, paused, owner.result(), info.result(),
                 oldest.result())).recover(e -> Future.failedFuture(unreadable(group, shard, e)));
+    }
+
+    private static boolean hasPending(Map<String, Response> group) {
+        Response pending = group.get("pending");
+        return pending != null && pending.toLong() > 0;
     }
 
     /**

@@ -53,6 +53,7 @@ const ListenerView = {
         {key: 'shards', title: 'Shards', render: m => m.shards.join(' ')},
       ], status.members, {rowAttrs: m => ({'data-member': m.id})}),
       el('h2', {}, 'Shards'),
+      this.pageNote(status),
       table('shards', this.columns(name, actions), status.shards, {
         sort: this.sort,
         onSort: key => {
@@ -61,6 +62,17 @@ const ListenerView = {
         },
         rowAttrs: s => ({'data-shard': s.stream + ':' + s.shard}),
       }));
+  },
+
+  /* A large listener's status lists its first page of shards (GET .../status?offset=&limit=); say so. */
+  pageNote(status) {
+    const total = status.shards_total;
+    if (total === undefined || total <= status.shards.length) {
+      return el('span', {});
+    }
+    const from = (status.shards_offset || 0) + 1;
+    return el('p', {id: 'shard-page'}, 'Shards ' + from + '–' + (from + status.shards.length - 1) + ' of '
+      + total + ' (the REST API lists more: GET /listeners/' + status.name + '/status?offset=&limit=).');
   },
 
   columns(name, actions) {

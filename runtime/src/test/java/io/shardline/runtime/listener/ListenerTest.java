@@ -73,4 +73,30 @@ class ListenerTest {
             await(vertx.close());
         }
     }
+
+    @Test
+    void aListenerWithMoreShardsThanThePoolQueueHoldsStarts(RedisServer server) throws Exception {
+        // 5,000 shards against a wait queue of 256: the groups are created in chunks, not all at once.
+        Files.writeString(dir.resolve("wide.properties"), """
+                handler = configured
+                streams = wide:5000
+                group = wide
+                concurrency = 1
+                handler.config.prefix = w-
+                """);
+        Vertx vertx = Vertx.vertx();
+        VertxShardRedis redis = VertxShardRedis.create(vertx, server.uri(), 4, 5_000);
+        try (Plugins plugins = Plugins.load(List.of(), getClass().getClassLoader())) {
+            ListenerDefinition def = ListenerLoader.loadAll(dir, plugins, Placeholders.system()).throwIfInvalid().listeners().get(0);
+            Listener listener = await(Listener.start(vertx, redis, def, "w1", new MetricRegistry(),
+                    new MemberShards.Events() { }, System::currentTimeMillis));
+            Object groups = await(redis.send(Request.cmd(Command.EVAL).arg("local n = 0 for i = 0, 4999 do "
+                    + "n = n + #redis.call('XINFO', 'GROUPS', '{wide:' .. i .. '}') end return n").arg(0))).toLong();
+            assertThat(groups).as("consumer groups created on the 5,000 shards").isEqualTo(5000L);
+            await(listener.close());
+        } finally {
+            redis.close();
+            await(vertx.close());
+        }
+    }
 }

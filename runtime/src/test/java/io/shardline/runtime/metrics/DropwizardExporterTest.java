@@ -136,6 +136,8 @@ public class DropwizardExporterTest {
         ShardMetrics shards = new ShardMetrics(registry);
         shards.update("orders.v2", List.of(new ShardStatus("or:ders", 3, "w1-orders.v2-m0", 1, ListenerState.RUNNING,
                 42L, 5, null, 1_500L)), 1);
+        // The Redis client's gauges (RedisMetrics.register reads them from a connected client).
+        RedisMetrics.TEMPLATES.forEach(t -> registry.gauge(t.name(), () -> () -> 0L));
         MemberMetrics member = new MemberMetrics(registry, "w1-orders.v2-m0");
         member.heartbeat(2_000_000);
         member.epoch(4);

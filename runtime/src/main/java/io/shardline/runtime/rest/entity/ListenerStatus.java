@@ -16,19 +16,35 @@ import java.util.Objects;
  * @param group its consumer group
  * @param trace a failure summary when FAILED, else {@code null}
  * @param members its members on every worker, sorted by id
- * @param shards every shard of its streams, in stream and index order
+ * @param shards its shards in stream and index order: all of them, or the page {@code shardsOffset} and
+ *     {@code shardsTotal} describe
  * @param unansweredWorkers live workers that did not report their members in time (their members are
  *     missing from {@code members}), sorted; omitted when every worker answered
+ * @param shardsTotal how many shards the listener has, when {@code shards} is a page of them (else omitted)
+ * @param shardsOffset the position of the first shard of the page among all (else omitted)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ListenerStatus(String name, ListenerState state, TargetState targetState, String group, String trace,
-                             List<MemberStatus> members, List<ShardStatus> shards, List<String> unansweredWorkers) {
+                             List<MemberStatus> members, List<ShardStatus> shards, List<String> unansweredWorkers,
+                             Integer shardsTotal, Integer shardsOffset) {
 
     /** A status to which every worker answered. */
     public ListenerStatus(String name, ListenerState state, TargetState targetState, String group, String trace,
                           List<MemberStatus> members, List<ShardStatus> shards) {
         this(name, state, targetState, group, trace, members, shards, null);
+    }
+
+    /** A status listing all its shards. */
+    public ListenerStatus(String name, ListenerState state, TargetState targetState, String group, String trace,
+                          List<MemberStatus> members, List<ShardStatus> shards, List<String> unansweredWorkers) {
+        this(name, state, targetState, group, trace, members, shards, unansweredWorkers, null, null);
+    }
+
+    /** This status with its shards as the page at {@code offset} of {@code total}. */
+    public ListenerStatus paged(int total, int offset) {
+        return new ListenerStatus(name, state, targetState, group, trace, members, shards, unansweredWorkers, total,
+                offset);
     }
 
     /** Validates and copies. */

@@ -3,6 +3,7 @@ package io.shardline.runtime.rest.route;
 import io.shardline.api.handler.ShardId;
 import io.shardline.runtime.rest.ControlPlane;
 import io.shardline.runtime.rest.ControlPlaneException;
+import io.shardline.runtime.rest.ShardPage;
 import io.shardline.runtime.rest.entity.ListenerStatus;
 import io.shardline.runtime.rest.entity.TargetState;
 import io.vertx.core.Future;
@@ -16,7 +17,8 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * {@code /listeners}: list ({@code ?expand=status}), create, read, replace config, delete, status, history
+ * {@code /listeners}: list ({@code ?expand=status}: each with its first {@link ShardPage#DEFAULT_LIMIT} shards),
+ * create, read, replace config, delete, status (a page of its shards: {@code ?offset&limit}), history
  * (records/s, dead letters/s and lag over 15 minutes, for the console's charts),
  * pause/resume/stop (202, persisted target states, idempotent), restart ({@code ?includeMembers&onlyFailed},
  * KIP-745), per-shard pause/resume and positions ({@link OffsetRoutes}),
@@ -46,7 +48,8 @@ public final class ListenerRoutes {
                     return upserted.value();
                 })));
         router.delete("/:name").handler(ctx -> Requests.noContent(ctx, 204, plane.deleteListener(ctx.pathParam("name"))));
-        router.get("/:name/status").respond(ctx -> plane.listenerStatus(ctx.pathParam("name")));
+        router.get("/:name/status").respond(ctx -> Requests.guarded(() -> plane.listenerStatus(ctx.pathParam("name"),
+                page(ctx))));
         router.get("/:name/history").respond(ctx -> plane.listenerHistory(ctx.pathParam("name")));
         router.put("/:name/pause").handler(ctx -> target(ctx, TargetState.PAUSED));
         router.put("/:name/resume").handler(ctx -> target(ctx, TargetState.STARTED));
@@ -69,11 +72,26 @@ public final class ListenerRoutes {
             return Future.failedFuture(ControlPlaneException.badRequest("query parameter expand: only 'status' is "
                     + "supported, got '" + expand + "'"));
         }
-        return plane.listenerStatuses().map(statuses -> {
-            Map<String, Map<String, ListenerStatus>> out = new TreeMap<>();
-            statuses.forEach((name, status) -> out.put(name, Map.of("status", status)));
-            return out;
+        return plane.listenerNames().compose(names -> {
+            java.util.List<Future<ListenerStatus>> all = names.stream()
+                    .map(name -> plane.listenerStatus(name, ShardPage.FIRST)).toList();
+            return Future.all(all).map(done -> {
+                Map<String, Map<String, ListenerStatus>> out = new TreeMap<>();
+                for (int i = 0; i < names.size(); i++) {
+                    out.put(names.get(i), Map.of("status", done.resultAt(i)));
+                }
+                return out;
+            });
         });
+    }
+
+    /**
+     * The page of shards a status request asks for ({@code ?offset=&limit=}): 400 naming the limit when it asks for
+     * more than {@link ShardPage#MAX_LIMIT} shards.
+     */
+    private static ShardPage page(RoutingContext ctx) {
+        return new ShardPage(Requests.intParam(ctx, "offset", 0, 0, Integer.MAX_VALUE),
+                Requests.intParam(ctx, "limit", ShardPage.DEFAULT_LIMIT, 1, ShardPage.MAX_LIMIT));
     }
 
     private Future<?> create(RoutingContext ctx) {
