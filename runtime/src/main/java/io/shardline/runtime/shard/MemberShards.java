@@ -2,7 +2,9 @@ package io.shardline.runtime.shard;
 
 import io.shardline.api.handler.HandlerContext;
 import io.shardline.api.handler.ShardId;
+import io.shardline.api.handler.StreamRecord;
 import io.shardline.runtime.plugin.HandlerPlugin;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -10,14 +12,14 @@ import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -50,12 +52,12 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: all state lives on one Vert.x context; public methods may be called from any thread
  * and return futures completed on that context. Handler code runs on the member's worker pool.
  *
- * <p>Structure: this class is the member's API and owns the shard map and the phase view. The scheduling (the
- * ready queue, the local workers, idling on the wake-up connections, ack-linger and retry timers, the read priority)
- * lives in {@link ShardScheduler}; what one step of a shard does, the Redis retry and fencing rules and the terminal
- * transitions live in {@link ShardSteps}, which reports the end of every step back through
- * {@link ShardSteps.Scheduler#finish}; the pure parts live beside them ({@link BatchRun}, {@link ShardPhase},
- * {@link ConsumerSettings}, {@link ReadPriority}, {@link WakeUpLoop}, {@link HandlerInvoker}).
+ * <p>Structure: this class is the member's API and the thin driver of its {@link ShardMachine}, which holds every
+ * shard's state ({@link ShardPhase} x {@link ShardActivity}, one gate), the ready queue, the local workers and the read
+ * priority, and returns its decisions as {@link ShardAction}s. The driver owns everything with a side effect: the
+ * fenced Redis commands ({@link ShardCommands} under each shard's {@link Fence}), the handler calls
+ * ({@link HandlerInvoker}), dead letters, the wake-up connections ({@link WakeUps}), the timers ({@link ShardTimers})
+ * and the release promises; it brings every result back onto the member's context as the machine's next event.
  */
 public final class MemberShards {
 
@@ -85,6 +87,7 @@ public final class MemberShards {
 
     private static final Logger LOG = LoggerFactory.getLogger(MemberShards.class);
 
+    private final Vertx vertx;
     private final Context context;
     private final HandlerContext handlerContext;
     private final ConsumerSettings settings;
@@ -92,11 +95,14 @@ public final class MemberShards {
     private final HandlerPlugin handler;
     private final WorkerExecutor executor;
     private final HandlerInvoker invoker;
-    private final ShardScheduler scheduler;
-    private final ShardSteps steps;
+    private final DeadLetterWriter deadLetters;
+    private final Events events;
     private final MemberLease lease;
-    private final Map<ShardId, OwnedShard> shards = new TreeMap<>();
-    private final Map<ShardId, ShardPhase> view = new ConcurrentHashMap<>();
+    private final LongSupplier nanoClock;
+    private final WakeUps wakeUps;
+    private final ShardMachine machine;
+    /** The releases asked for and not yet complete, by ownership. */
+    private final Map<OwnedShard, Promise<Void>> releases = new IdentityHashMap<>();
 
     /**
      * @param redis pooled commands and the wake-up connections
@@ -119,38 +125,31 @@ public final class MemberShards {
     public MemberShards(Vertx vertx, ShardRedis redis, HandlerPlugin handler, HandlerContext handlerContext,
                         ConsumerSettings settings, Events events, ConsumptionMetrics metrics,
                         LongSupplier clockMs, LongSupplier nanoClock, MemberLease lease) {
+        this.vertx = vertx;
         this.lease = Objects.requireNonNull(lease, "lease");
         this.context = vertx.getOrCreateContext();
         this.handlerContext = handlerContext;
         this.settings = settings;
         this.commands = new ShardCommands(redis, settings.hotPath());
         this.handler = handler;
+        this.events = events;
+        this.nanoClock = nanoClock;
         this.executor = vertx.createSharedWorkerExecutor("shardline-handler-" + handlerContext.memberId(),
                 settings.maxConcurrency() * 2, 365, TimeUnit.DAYS);
         this.invoker = new HandlerInvoker(handler, executor, settings.handlerTimeoutMs());
-        DeadLetterWriter deadLetters = new DeadLetterWriter(commands, settings, clockMs);
-        this.scheduler = new ShardScheduler(vertx, context, redis, settings, new ShardScheduler.Shards() {
+        this.deadLetters = new DeadLetterWriter(commands, settings, clockMs);
+        this.machine = new ShardMachine(handlerContext, settings, lease, metrics, nanoClock, new ShardTimers() {
             @Override
-            public OwnedShard get(ShardId shard) {
-                return shards.get(shard);
+            public long set(long delayMs, OwnedShard shard, Kind kind) {
+                return vertx.setTimer(Math.max(1, delayMs), id -> execute(machine.timerFired(shard, kind, id)));
             }
 
             @Override
-            public void transition(OwnedShard s, ShardPhase next, String reason) {
-                MemberShards.this.transition(s, next, reason);
-            }
-
-            @Override
-            public void forget(OwnedShard s) {
-                if (shards.get(s.shard()) == s) {
-                    shards.remove(s.shard());
-                    view.remove(s.shard());
-                }
+            public void cancel(long id) {
+                vertx.cancelTimer(id);
             }
         });
-        this.steps = new ShardSteps(vertx, context, handlerContext.memberId(), settings, commands, handler, invoker,
-                deadLetters, events, metrics, nanoClock, lease, scheduler);
-        scheduler.bind(steps);
+        this.wakeUps = new WakeUps(redis, context, settings.wakeUpBlockMs(), shard -> execute(machine.woken(shard)));
     }
 
     /** The member id. */
@@ -181,31 +180,8 @@ public final class MemberShards {
      */
     public Future<Void> acquire(ShardId shard, long ownerEpoch) {
         return onContext(() -> {
-            OwnedShard existing = shards.get(shard);
-            if (existing != null && existing.phase().active()) {
-                if (existing.ownerEpoch() == ownerEpoch) {
-                    return Future.succeededFuture();
-                }
-                return Future.failedFuture(new IllegalStateException("shard " + shard + " is still owned under epoch "
-                        + existing.ownerEpoch() + "; release it before acquiring it under epoch " + ownerEpoch));
-            }
-            OwnedShard s = new OwnedShard(shard, ownerEpoch, handlerContext);
-            shards.put(shard, s);
-            view.put(shard, s.phase());
-            s.stepping = true; // not schedulable until onAssigned returned
-            return invoker.run(() -> {
-                handler.onAssigned(s);
-                return null;
-            }).recover(e -> {
-                LOG.warn("member {}: {}.onAssigned({}) threw; continuing", memberId(), handler, shard, e);
-                return Future.succeededFuture();
-            }).andThen(ar -> context.runOnContext(v -> {
-                s.stepping = false;
-                if (s.phase() == ShardPhase.RELEASING) {
-                    steps.maybeFinishRelease(s);
-                }
-                scheduler.schedule(s);
-            }));
+            execute(machine.acquire(shard, ownerEpoch));
+            return Future.succeededFuture();
         });
     }
 
@@ -216,43 +192,25 @@ public final class MemberShards {
      */
     public Future<Void> release(ShardId shard) {
         return onContext(() -> {
-            OwnedShard s = shards.get(shard);
+            OwnedShard s = machine.shard(shard);
             if (s == null || !s.phase().active()) {
                 return Future.succeededFuture();
             }
-            if (s.phase() == ShardPhase.RELEASING) {
-                return s.released.future();
-            }
-            transition(s, ShardPhase.RELEASING, "released by the member");
-            s.released = Promise.promise();
-            scheduler.unschedule(s);
-            if (!steps.maybeFinishRelease(s) && settings.releaseMode() == ConsumerSettings.ReleaseMode.FINISH) {
-                scheduler.schedule(s); // finish the batch in flight (a no-op while a step or a retry timer is pending)
-            }
-            return s.released.future();
+            Promise<Void> released = releases.computeIfAbsent(s, k -> Promise.promise());
+            execute(machine.release(shard));
+            return released.future();
         });
     }
 
     /** Self-fencing: stops every shard at once; nothing more is read or acknowledged. */
     public Future<Void> fenceAll() {
-        return onContext(() -> {
-            List<Future<Void>> revoked = new ArrayList<>();
-            for (OwnedShard s : new ArrayList<>(shards.values())) {
-                revoked.add(steps.fence(s, "member fenced itself"));
-            }
-            return Future.join(revoked).mapEmpty();
-        });
+        return onContext(() -> Future.join(execute(machine.fenceAll())).mapEmpty());
     }
 
     /** Stops reading one shard (ownership and heartbeats go on); the batch in flight finishes. */
     public Future<Void> pause(ShardId shard) {
         return onContext(() -> {
-            OwnedShard s = shards.get(shard);
-            if (s != null) {
-                s.paused = true;
-                scheduler.unschedule(s);
-                scheduler.schedule(s); // a lingering acknowledgement is sent now
-            }
+            execute(machine.pause(shard));
             return Future.succeededFuture();
         });
     }
@@ -260,23 +218,15 @@ public final class MemberShards {
     /** Resumes a paused shard. */
     public Future<Void> resume(ShardId shard) {
         return onContext(() -> {
-            OwnedShard s = shards.get(shard);
-            if (s != null && s.paused) {
-                s.paused = false;
-                scheduler.schedule(s);
-            }
+            execute(machine.resume(shard));
             return Future.succeededFuture();
         });
     }
 
-    /** Stops reading every shard of this member (listener-level pause). */
+    /** Stops reading every shard of this member (listener-level pause); a held acknowledgement is sent now. */
     public Future<Void> pauseAll() {
         return onContext(() -> {
-            scheduler.pauseMember(true);
-            for (OwnedShard s : shards.values()) {
-                scheduler.unschedule(s);
-                scheduler.schedule(s); // a lingering acknowledgement is sent now
-            }
+            execute(machine.pauseMember(true));
             return Future.succeededFuture();
         });
     }
@@ -284,8 +234,7 @@ public final class MemberShards {
     /** Resumes every shard not paused on its own. */
     public Future<Void> resumeAll() {
         return onContext(() -> {
-            scheduler.pauseMember(false);
-            shards.values().forEach(scheduler::schedule);
+            execute(machine.pauseMember(false));
             return Future.succeededFuture();
         });
     }
@@ -293,11 +242,11 @@ public final class MemberShards {
     /** Releases every shard, stops the handler and closes the member's connections and workers. */
     public Future<Void> close() {
         return onContext(() -> {
-            List<Future<Void>> releases = new ArrayList<>();
-            for (ShardId shard : new ArrayList<>(shards.keySet())) {
-                releases.add(release(shard));
+            List<Future<Void>> released = new ArrayList<>();
+            for (ShardId shard : new ArrayList<>(machine.view().keySet())) {
+                released.add(release(shard));
             }
-            return Future.join(releases).<Void>mapEmpty()
+            return Future.join(released).<Void>mapEmpty()
                     .compose(v -> invoker.run(() -> {
                         handler.stop();
                         return null;
@@ -307,7 +256,8 @@ public final class MemberShards {
                         return Future.succeededFuture();
                     })
                     .eventually(() -> {
-                        return scheduler.close();
+                        execute(machine.close());
+                        return wakeUps.close();
                     })
                     .eventually(executor::close);
         });
@@ -315,22 +265,118 @@ public final class MemberShards {
 
     /** The shards owned now (not yet released or fenced), in order. Any thread. */
     public Set<ShardId> ownedShards() {
-        return new TreeSet<>(view.keySet());
+        return new TreeSet<>(machine.view().keySet());
     }
 
     /** The phase of an owned shard. Any thread. */
     public Optional<ShardPhase> phase(ShardId shard) {
-        return Optional.ofNullable(view.get(shard));
+        return Optional.ofNullable(machine.view().get(shard));
     }
 
-    private void transition(OwnedShard s, ShardPhase next, String reason) {
-        s.transitionTo(next, reason);
-        if (shards.get(s.shard()) == s && next.active()) {
-            view.put(s.shard(), next);
+    // ---- the driver: carries out the machine's decisions, brings results back as events ----
+
+    /** Carries out {@code actions} in order; returns the futures of the {@code onRevoked} calls among them. */
+    private List<Future<Void>> execute(List<ShardAction> actions) {
+        List<Future<Void>> revoked = List.of();
+        for (ShardAction action : actions) {
+            Future<Void> r = execute(action);
+            if (r != null) {
+                if (revoked.isEmpty()) {
+                    revoked = new ArrayList<>(2);
+                }
+                revoked.add(r);
+            }
         }
+        return revoked;
     }
 
-    // ---- plumbing ----
+    private Future<Void> execute(ShardAction action) {
+        Fence f;
+        if (action instanceof ShardAction.Handle a) {
+            long started = nanoClock.getAsLong();
+            on(invoker.invoke(a.shard(), a.records(), lease), ar -> {
+                if (ar.failed() && !(ar.cause() instanceof LeaseLapsedException) && a.shard().phase().active()) {
+                    // kept in Redis while the entries are pending, for a dead letter at max.deliveries
+                    deadLetters.noteFailure(a.records().get(0), a.records().stream().map(StreamRecord::entryId).toList(),
+                            BatchRun.unwrap(ar.cause()));
+                }
+                return machine.handled(a.shard(), a.records(), started, ar.failed() ? ar.cause() : null);
+            });
+        } else if (action instanceof ShardAction.AckAndRead a) {
+            f = a.shard().fence();
+            on(commands.ackAndRead(f, settings.ackMode(), a.ids(), settings.batchSize(), a.keepingUp()),
+                    ar -> ar.failed() ? machine.redisFailed(a.shard(), ar.cause(), true) : machine.ackAndReadDone(a.shard(), ar.result()));
+        } else if (action instanceof ShardAction.Read a) {
+            boolean replay = !">".equals(a.from());
+            f = a.shard().fence();
+            Future<ShardCommands.ReadResult> read = a.script() ? commands.readNew(f, settings.batchSize())
+                    // pending entries one by one: a poison record is delivered alone
+                    : commands.read(f, replay ? 1 : settings.batchSize(), a.from());
+            on(read, ar -> ar.failed() ? machine.redisFailed(a.shard(), ar.cause(), !replay)
+                    : machine.readDone(a.shard(), replay, ar.result()));
+        } else if (action instanceof ShardAction.Ack a) {
+            on(commands.ack(a.shard().fence(), settings.ackMode(), a.ids()),
+                    ar -> ar.failed() ? machine.redisFailed(a.shard(), ar.cause(), false) : machine.acked(a.shard()));
+        } else if (action instanceof ShardAction.Watch a) {
+            wakeUps.add(a.shard(), a.afterId());
+        } else if (action instanceof ShardAction.Unwatch a) {
+            wakeUps.remove(a.shard());
+        } else if (action instanceof ShardAction.Takeover a) {
+            on(commands.takeover(a.shard().fence(), a.cursor(), settings.takeoverPageSize()),
+                    ar -> ar.failed() ? machine.redisFailed(a.shard(), ar.cause(), false) : machine.takeoverDone(a.shard(), ar.result()));
+        } else if (action instanceof ShardAction.DeadLetter a) {
+            on(deadLetters.write(a.record(), a.shard(), a.attempts(), a.error()),
+                    ar -> machine.deadLettered(a.shard(), a.record(), ar.result(), ar.failed() ? ar.cause() : null));
+        } else if (action instanceof ShardAction.EnsureGroup a) {
+            on(commands.ensureGroup(a.shard().shard(), settings.group(), "0"),
+                    ar -> machine.groupEnsured(a.shard(), ar.failed() ? ar.cause() : null));
+        } else if (action instanceof ShardAction.Assign a) {
+            Future<Void> assigned = invoker.run(() -> {
+                handler.onAssigned(a.shard());
+                return null;
+            }).recover(e -> {
+                LOG.warn("member {}: {}.onAssigned({}) threw; continuing", memberId(), handler, a.shard().shard(), e);
+                return Future.succeededFuture();
+            });
+            on(assigned, ar -> machine.assigned(a.shard()));
+        } else if (action instanceof ShardAction.Revoke a) {
+            return revoke(a.shard());
+        } else if (action instanceof ShardAction.Fenced a) {
+            events.fenced(memberId(), a.shard().shard(), a.shard().ownerEpoch(), a.reason());
+        } else if (action instanceof ShardAction.Failed a) {
+            events.failed(memberId(), a.shard().shard(), a.reason());
+        }
+        return null;
+    }
+
+    /** Calls {@code onRevoked}, then completes the shard's release if one was asked for. */
+    private Future<Void> revoke(OwnedShard s) {
+        Future<Void> revoked = invoker.run(() -> {
+            handler.onRevoked(s);
+            return null;
+        }).recover(e -> {
+            LOG.warn("member {}: {}.onRevoked({}) threw; ignored", memberId(), handler, s.shard(), e);
+            return Future.succeededFuture();
+        });
+        revoked.onComplete(ar -> context.runOnContext(v -> {
+            Promise<Void> released = releases.remove(s);
+            if (released != null) {
+                released.complete();
+            }
+        }));
+        return revoked;
+    }
+
+    /** Brings {@code future}'s result onto the member's context, hands it to the machine, carries out its decisions. */
+    private <T> void on(Future<T> future, Function<AsyncResult<T>, List<ShardAction>> event) {
+        future.onComplete(ar -> {
+            if (Vertx.currentContext() == context) {
+                execute(event.apply(ar));
+            } else {
+                context.runOnContext(v -> execute(event.apply(ar)));
+            }
+        });
+    }
 
     private <T> Future<T> onContext(Supplier<Future<T>> action) {
         Promise<T> promise = Promise.promise();

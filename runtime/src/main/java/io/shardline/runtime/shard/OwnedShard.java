@@ -3,76 +3,63 @@ package io.shardline.runtime.shard;
 import io.shardline.api.handler.HandlerContext;
 import io.shardline.api.handler.ShardContext;
 import io.shardline.api.handler.ShardId;
-import io.vertx.core.Promise;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The state of one shard a member owns: its phase (changed only by {@link #transitionTo}), read
- * cursor, the batch in flight, scheduling flags and the release promise. Touched only on the member's
- * context, except {@link #phase()} which is also read from I/O callbacks (volatile).
+ * The state of one shard a member owns: its {@link ShardPhase} and {@link ShardActivity} (changed only by
+ * {@link #transition}, the one gate), its {@link Fence}, read cursor, the batch in flight and the data the
+ * {@link ShardMachine} decides on. Written only by the member's {@link ShardMachine}, on the member's context;
+ * {@link #phase()} is also read from other threads (volatile). Handlers see it as their {@link ShardContext}.
  */
 final class OwnedShard implements ShardContext {
 
     private static final Logger LOG = LoggerFactory.getLogger(OwnedShard.class);
 
-    private final ShardId shard;
-    private final long ownerEpoch;
+    private final Fence fence;
     private final HandlerContext handlerContext;
     private volatile ShardPhase phase = ShardPhase.TAKING_OVER;
+    private ShardActivity activity = ShardActivity.STARTING;
 
     /** Takeover cursor (XAUTOCLAIM), then PEL cursor while replaying. */
     String cursor = "0-0";
     /** The id to wake up from while idle (the top id the last empty read saw). */
     String wakeId = "0-0";
-    /** The batch in flight, or null. */
+    /** The batch in flight (or read ahead), or null. */
     BatchRun batch;
-    /**
-     * The last read of new entries came back with few of them ({@link ShardCommands#smallRead}): the shard keeps up,
-     * so its next read takes the one-round-trip script (see {@link ShardCommands#ackAndRead}).
-     */
+    /** The last read of new entries was small ({@link ShardCommands#smallRead}): the next read takes the script. */
     boolean keepingUp;
-    /** Ids whose handling succeeded but whose ack has not gone through yet (retried before anything else). */
-    java.util.List<String> unacked = java.util.List.of();
-    /** In the ready queue. */
-    boolean queued;
-    /** A step runs on a local worker. */
-    boolean stepping;
-    /** The shard's step holds one of the member's local workers (its handler call runs or is about to). */
-    boolean holdsWorker;
-    /** The ack-linger timer of an idle shard holding a handled batch's acknowledgement, or -1. */
+    /** Ids whose handling succeeded but whose ack has not gone through yet (sent before anything else). */
+    List<String> unacked = List.of();
+    /** The ack-linger timer of a {@link ShardActivity#LINGERING} shard, or -1. */
     long lingerTimerId = -1;
+    /** The retry, backoff or lease-recheck timer of a {@link ShardActivity#WAITING} shard, or -1. */
+    long timerId = -1;
     /** The {@link ReadPriority} ticket of the keeping-up read this shard's step is doing, or -1. */
     long readTicket = -1;
     /** A wake-up came while the shard was not idle (its linger ran out meanwhile): read again before idling. */
     boolean rereadOnEmpty;
-    /** Registered with the wake-up read. */
-    boolean idle;
     /** Paused by {@code pause(shard)}. */
     boolean paused;
-    /** A retry or error backoff timer is pending. */
-    long timerId = -1;
     /** The member's lease was seen lapsed (logged once). */
     boolean leaseLapsed;
     /** Consecutive Redis failures, for the error backoff. */
     int redisFailures;
-    /** Completed when the shard is released (or fenced while releasing). */
-    Promise<Void> released;
 
-    OwnedShard(ShardId shard, long ownerEpoch, HandlerContext handlerContext) {
-        this.shard = shard;
-        this.ownerEpoch = ownerEpoch;
+    OwnedShard(Fence fence, HandlerContext handlerContext) {
+        this.fence = fence;
         this.handlerContext = handlerContext;
     }
 
     @Override
     public ShardId shard() {
-        return shard;
+        return fence.shard();
     }
 
     @Override
     public long ownerEpoch() {
-        return ownerEpoch;
+        return fence.ownerEpoch();
     }
 
     @Override
@@ -80,26 +67,63 @@ final class OwnedShard implements ShardContext {
         return handlerContext;
     }
 
+    /** The fence of every Redis command of this ownership. */
+    Fence fence() {
+        return fence;
+    }
+
     ShardPhase phase() {
         return phase;
     }
 
+    ShardActivity activity() {
+        return activity;
+    }
+
     /**
-     * The one place the phase changes: checks the edge and logs member, shard, epoch and reason.
+     * The one place a shard's state changes. Checks the phase edge ({@link ShardPhase#previousValidPhases}), the
+     * activity edge ({@link ShardActivity#previousValid}) and the combination, then logs member, shard, owner epoch,
+     * {@code from -> to} and {@code reason}: phase changes at INFO, activity changes at TRACE (they are the hot path).
      *
-     * @throws IllegalStateException on an edge {@link ShardPhase} does not allow
+     * @throws IllegalStateException on an edge or a combination the enums do not allow; nothing changes then
      */
-    void transitionTo(ShardPhase next, String reason) {
-        if (!next.previousValidPhases().contains(phase)) {
-            throw new IllegalStateException("shard " + shard + " of member " + handlerContext.memberId()
-                    + ": illegal transition " + phase + " -> " + next + " (" + reason + ")");
+    void transition(ShardPhase nextPhase, ShardActivity nextActivity, String reason) {
+        ShardPhase fromPhase = phase;
+        ShardActivity fromActivity = activity;
+        boolean phaseChanges = nextPhase != fromPhase;
+        boolean activityChanges = nextActivity != fromActivity;
+        if (phaseChanges && !nextPhase.previousValidPhases().contains(fromPhase)
+                || activityChanges && !nextActivity.previousValid().contains(fromActivity)
+                || !allowed(nextPhase, nextActivity)) {
+            throw new IllegalStateException("member " + fence.member() + " shard " + fence.shard() + " epoch "
+                    + fence.ownerEpoch() + ": illegal transition " + fromPhase + "/" + fromActivity + " -> " + nextPhase
+                    + "/" + nextActivity + " (" + reason + ")");
         }
-        LOG.info("member {} shard {} epoch {}: {} -> {} ({})", handlerContext.memberId(), shard, ownerEpoch, phase, next, reason);
-        phase = next;
+        if (phaseChanges) {
+            LOG.info("member {} shard {} epoch {}: {} -> {} ({})", fence.member(), fence.shard(), fence.ownerEpoch(),
+                    fromPhase, nextPhase, reason);
+        }
+        if (activityChanges && LOG.isTraceEnabled()) {
+            LOG.trace("member {} shard {} epoch {}: {} -> {} ({})", fence.member(), fence.shard(), fence.ownerEpoch(),
+                    fromActivity, nextActivity, reason);
+        }
+        phase = nextPhase;
+        activity = nextActivity;
+    }
+
+    /** The combinations of phase and activity a shard may be in. */
+    static boolean allowed(ShardPhase phase, ShardActivity activity) {
+        if (!phase.active()) {
+            return activity == ShardActivity.DONE || activity.inFlight();
+        }
+        if (activity == ShardActivity.DONE) {
+            return false;
+        }
+        return !activity.idle() || phase == ShardPhase.READING;
     }
 
     @Override
     public String toString() {
-        return shard + "@" + ownerEpoch + "[" + phase + "]";
+        return fence.shard() + "@" + fence.ownerEpoch() + "[" + phase + "/" + activity + "]";
     }
 }

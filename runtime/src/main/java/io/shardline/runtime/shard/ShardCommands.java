@@ -148,6 +148,31 @@ public final class ShardCommands {
                 .map(r -> new TakeoverPage(r.get(0).toString(), r.get(1).toLong())));
     }
 
+    /** {@link #read(ShardId, String, String, long, int, String)} under {@code fence}. */
+    public Future<ReadResult> read(Fence fence, int count, String id) {
+        return read(fence.shard(), fence.group(), fence.member(), fence.ownerEpoch(), count, id);
+    }
+
+    /** {@link #readNew(ShardId, String, String, long, int)} under {@code fence}. */
+    public Future<ReadResult> readNew(Fence fence, int count) {
+        return readNew(fence.shard(), fence.group(), fence.member(), fence.ownerEpoch(), count);
+    }
+
+    /** {@link #ack(ShardId, String, String, long, AckMode, List)} under {@code fence}. */
+    public Future<Long> ack(Fence fence, AckMode mode, List<String> ids) {
+        return ack(fence.shard(), fence.group(), fence.member(), fence.ownerEpoch(), mode, ids);
+    }
+
+    /** {@link #ackAndRead(ShardId, String, String, long, AckMode, List, int, boolean)} under {@code fence}. */
+    public Future<ReadResult> ackAndRead(Fence fence, AckMode mode, List<String> ids, int count, boolean keepingUp) {
+        return ackAndRead(fence.shard(), fence.group(), fence.member(), fence.ownerEpoch(), mode, ids, count, keepingUp);
+    }
+
+    /** {@link #takeover(ShardId, String, String, long, String, int)} under {@code fence}. */
+    public Future<TakeoverPage> takeover(Fence fence, String cursor, int count) {
+        return takeover(fence.shard(), fence.group(), fence.member(), fence.ownerEpoch(), cursor, count);
+    }
+
     /**
      * Records {@code member} as the owner of {@code shard} for consumer group {@code group} under {@code epoch}
      * (owner key {@code {<stream>:<i>}:owner:<group>}); called by the coordinator side when it hands the shard

@@ -1,0 +1,551 @@
+package io.shardline.runtime.shard;
+
+import io.shardline.api.handler.HandlerContext;
+import io.shardline.api.handler.ShardId;
+import io.shardline.api.handler.StreamRecord;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The consumption of one member's shards as one state machine: every owned shard's {@link ShardPhase} and
+ * {@link ShardActivity} (changed only through {@link OwnedShard#transition}), the member's ready queue, its
+ * {@code max.concurrency} local workers and the {@link ReadPriority} of keeping-up reads. It does no I/O: every
+ * entry point (a request of the member, the result of a call, a timer, a wake-up) returns the {@link ShardAction}s
+ * the driver ({@link MemberShards}) carries out, and the driver brings each call's result back as the next event.
+ * Timers go through the {@link ShardTimers} port, so tests run it under a manual clock.
+ *
+ * <p>A step is one decision for one shard ({@link #step}): send a held acknowledgement (with the next read when it
+ * reads on), dead-letter, call the handler (the only step that takes a worker), take over, replay or read. A shard
+ * has at most one step in flight, so at most one read loop and one batch; its records are handled in entry-id order.
+ * The outcomes of steps (what a read, a handler call, an ack or a failure means) are decided in {@link ShardOutcomes}.
+ * See docs/architecture.md, "A record's way through the code".
+ *
+ * <p>Size: one concept (the member's shards, their queue and workers behind one gate) at about 550 lines; what a
+ * call's result means lives in {@link ShardOutcomes} so that this file is the states, the events and the scheduling.
+ *
+ * <p>Member context only; not thread-safe, except {@link #view} (any thread).
+ */
+final class ShardMachine {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ShardMachine.class);
+
+    final String memberId;
+    final ConsumerSettings settings;
+    final MemberLease lease;
+    final ConsumptionMetrics metrics;
+    final LongSupplier nanoClock;
+    private final HandlerContext handlerContext;
+    private final ShardTimers timers;
+    private final ShardOutcomes outcomes;
+    private final Map<ShardId, OwnedShard> shards = new TreeMap<>();
+    private final Map<ShardId, ShardPhase> view = new ConcurrentHashMap<>();
+    private final ReadPriority readPriority = new ReadPriority();
+    /** Shards with a batch to hand to the handler, waiting for a local worker (FIFO: round-robin). */
+    private final ArrayDeque<OwnedShard> ready = new ArrayDeque<>();
+    /** Shards whose next step is a Redis call: they need no worker. */
+    private final ArrayDeque<OwnedShard> redisSteps = new ArrayDeque<>();
+    /** The decisions of the event being handled. */
+    private List<ShardAction> out = new ArrayList<>(4);
+    /** Local workers in use: handler calls running now (at most {@code max.concurrency}). */
+    private int busy;
+    private boolean pumping;
+    private boolean memberPaused;
+    private boolean closed;
+
+    ShardMachine(HandlerContext handlerContext, ConsumerSettings settings, MemberLease lease, ConsumptionMetrics metrics,
+                 LongSupplier nanoClock, ShardTimers timers) {
+        this.memberId = handlerContext.memberId();
+        this.handlerContext = handlerContext;
+        this.settings = settings;
+        this.lease = lease;
+        this.metrics = metrics;
+        this.nanoClock = nanoClock;
+        this.timers = timers;
+        this.outcomes = new ShardOutcomes(this);
+    }
+
+    // ---- requests of the member ----
+
+    /**
+     * Takes {@code shard} under {@code ownerEpoch}: {@code onAssigned}, then takeover, replay, reads. The same epoch
+     * again does nothing.
+     *
+     * @throws IllegalStateException when the shard is still owned under another epoch
+     */
+    List<ShardAction> acquire(ShardId shard, long ownerEpoch) {
+        OwnedShard existing = shards.get(shard);
+        if (existing != null && existing.phase().active()) {
+            if (existing.ownerEpoch() == ownerEpoch) {
+                return done();
+            }
+            throw new IllegalStateException("shard " + shard + " is still owned under epoch " + existing.ownerEpoch()
+                    + "; release it before acquiring it under epoch " + ownerEpoch);
+        }
+        OwnedShard s = new OwnedShard(new Fence(shard, settings.group(), memberId, ownerEpoch), handlerContext);
+        shards.put(shard, s);
+        view.put(shard, s.phase());
+        emit(new ShardAction.Assign(s));
+        return done();
+    }
+
+    /** {@code onAssigned} returned (or threw): the shard may start its first step. */
+    List<ShardAction> assigned(OwnedShard s) {
+        if (!s.phase().active()) {
+            activity(s, ShardActivity.DONE, "stopped while onAssigned ran");
+            return done();
+        }
+        activity(s, ShardActivity.PARKED, "onAssigned returned");
+        if (s.phase() == ShardPhase.RELEASING) {
+            maybeFinishRelease(s);
+        }
+        schedule(s);
+        return done();
+    }
+
+    /**
+     * Gives the shard up: no more reads; the batch in flight is finished or abandoned ({@link ConsumerSettings#releaseMode()}),
+     * then {@link ShardAction.Revoke}. Not owned, or releasing already: nothing.
+     */
+    List<ShardAction> release(ShardId shard) {
+        OwnedShard s = shards.get(shard);
+        if (s == null || !s.phase().active() || s.phase() == ShardPhase.RELEASING) {
+            return done();
+        }
+        unschedule(s);
+        phase(s, ShardPhase.RELEASING, "released by the member");
+        if (!maybeFinishRelease(s) && settings.releaseMode() == ConsumerSettings.ReleaseMode.FINISH) {
+            schedule(s); // finish the batch in flight (a no-op while a step or a timer is pending)
+        }
+        return done();
+    }
+
+    /** Self-fencing: every shard stops at once; nothing more is read or acknowledged. */
+    List<ShardAction> fenceAll() {
+        for (OwnedShard s : new ArrayList<>(shards.values())) {
+            fence(s, "member fenced itself");
+        }
+        return done();
+    }
+
+    /** Stops reading one shard (the batch in flight finishes; a held acknowledgement is sent now). */
+    List<ShardAction> pause(ShardId shard) {
+        OwnedShard s = shards.get(shard);
+        if (s != null) {
+            s.paused = true;
+            unschedule(s);
+            schedule(s);
+        }
+        return done();
+    }
+
+    /** Resumes a paused shard. */
+    List<ShardAction> resume(ShardId shard) {
+        OwnedShard s = shards.get(shard);
+        if (s != null && s.paused) {
+            s.paused = false;
+            schedule(s);
+        }
+        return done();
+    }
+
+    /** Pauses ({@code true}) or resumes the whole member; a shard paused on its own stays paused. */
+    List<ShardAction> pauseMember(boolean paused) {
+        memberPaused = paused;
+        for (OwnedShard s : new ArrayList<>(shards.values())) {
+            if (paused) {
+                unschedule(s);
+            }
+            schedule(s);
+        }
+        return done();
+    }
+
+    /** No more steps except those finishing a release (the member is closing). */
+    List<ShardAction> close() {
+        closed = true;
+        return done();
+    }
+
+    // ---- timers and wake-ups ----
+
+    /** The timer {@code id} of {@code s} fired. */
+    List<ShardAction> timerFired(OwnedShard s, ShardTimers.Kind kind, long id) {
+        if (kind == ShardTimers.Kind.LINGER && s.lingerTimerId == id) {
+            s.lingerTimerId = -1;
+            if (s.activity() == ShardActivity.LINGERING) {
+                // it stays on its wake-up connection meanwhile; a wake-up in between makes it read again
+                activity(s, ShardActivity.PARKED, "ack linger over");
+                schedule(s);
+            }
+        } else if (kind == ShardTimers.Kind.RETRY && s.timerId == id) {
+            s.timerId = -1;
+            if (s.activity() == ShardActivity.WAITING) {
+                activity(s, ShardActivity.PARKED, "timer over");
+                schedule(s);
+            }
+        }
+        return done();
+    }
+
+    /** New entries came on {@code shard} while it waited on a wake-up connection. */
+    List<ShardAction> woken(ShardId shard) {
+        OwnedShard s = shards.get(shard);
+        if (s != null && s.phase().active()) {
+            if (s.activity().idle()) {
+                cancelLinger(s);
+                activity(s, ShardActivity.PARKED, "woken");
+                schedule(s);
+            } else {
+                s.rereadOnEmpty = true; // still on the wake-up connection after its linger ran out
+            }
+        }
+        return done();
+    }
+
+    // ---- results of calls (decided in ShardOutcomes) ----
+
+    List<ShardAction> takeoverDone(OwnedShard s, ShardCommands.TakeoverPage page) {
+        outcomes.takeoverDone(s, page);
+        return done();
+    }
+
+    List<ShardAction> readDone(OwnedShard s, boolean replay, ShardCommands.ReadResult page) {
+        outcomes.readDone(s, replay, page);
+        return done();
+    }
+
+    /** The handler call for {@code records} returned; {@code error} is null on success. */
+    List<ShardAction> handled(OwnedShard s, List<StreamRecord> records, long startedNanos, Throwable error) {
+        if (s.activity() == ShardActivity.HANDLING) {
+            busy--; // its worker goes to the next shard waiting; the shard acknowledges without one
+            activity(s, ShardActivity.STEPPING, "handler returned");
+            pump();
+        }
+        outcomes.handled(s, records, startedNanos, error);
+        return done();
+    }
+
+    List<ShardAction> acked(OwnedShard s) {
+        outcomes.acked(s);
+        return done();
+    }
+
+    List<ShardAction> ackAndReadDone(OwnedShard s, ShardCommands.ReadResult page) {
+        outcomes.ackAndReadDone(s, page);
+        return done();
+    }
+
+    /** The dead-letter write of {@code record} succeeded ({@code error} null, {@code entryId} its id) or failed. */
+    List<ShardAction> deadLettered(OwnedShard s, StreamRecord record, String entryId, Throwable error) {
+        outcomes.deadLettered(s, record, entryId, error);
+        return done();
+    }
+
+    /** A Redis call of the shard failed; {@code readNew}: it was a read of new entries (its outcome is unknown). */
+    List<ShardAction> redisFailed(OwnedShard s, Throwable error, boolean readNew) {
+        outcomes.redisFailed(s, error, readNew);
+        return done();
+    }
+
+    /** The consumer group was created again ({@code error} null) or not. */
+    List<ShardAction> groupEnsured(OwnedShard s, Throwable error) {
+        outcomes.backoff(s, error);
+        return done();
+    }
+
+    // ---- views (any thread) ----
+
+    /** The shard owned now under this id, or null. Member context. */
+    OwnedShard shard(ShardId shard) {
+        return shards.get(shard);
+    }
+
+    /** The phase view: owned shards (not yet released or fenced) and their phases. Any thread. */
+    Map<ShardId, ShardPhase> view() {
+        return view;
+    }
+
+    /** Local workers in use now. */
+    int busyWorkers() {
+        return busy;
+    }
+
+    // ---- the step: one decision for one shard ----
+
+    private void step(OwnedShard s) {
+        if (!lease.valid()) {
+            outcomes.leaseLapsed(s, "read or handle");
+        } else if (!s.unacked.isEmpty()) {
+            if (s.batch == null && readsOn(s)) {
+                outcomes.ackAndRead(s); // a lingering acknowledgement goes with the next read
+            } else {
+                outcomes.ack(s);
+            }
+        } else if (s.batch != null && s.batch.deadLetterDue()) {
+            outcomes.deadLetter(s);
+        } else if (s.batch != null) {
+            BatchRun batch = s.batch;
+            batch.markStarted();
+            emit(new ShardAction.Handle(s, batch.current()));
+        } else if (s.phase() == ShardPhase.TAKING_OVER) {
+            emit(new ShardAction.Takeover(s, s.cursor));
+        } else if (s.phase() == ShardPhase.REPLAYING) {
+            emit(new ShardAction.Read(s, s.cursor, false));
+        } else if (s.phase() == ShardPhase.READING) {
+            emit(new ShardAction.Read(s, ">", s.keepingUp));
+        } else {
+            finish(s, Next.STOP, 0);
+        }
+    }
+
+    /** What a shard does after its step. */
+    enum Next {
+        /** Step again (queued at the tail). */
+        AGAIN,
+        /** Wait for new entries on the wake-up connections. */
+        IDLE,
+        /** As {@link #IDLE}, holding the acknowledgement of the batch just handled. */
+        LINGER,
+        /** Wait for a timer of {@code delayMs}. */
+        WAIT,
+        /** Nothing now (the shard stopped, or waits for a request of the member). */
+        STOP
+    }
+
+    /** Whether the shard reads on after this step: reading new entries and paused neither alone nor with its member. */
+    boolean readsOn(OwnedShard s) {
+        return s.phase() == ShardPhase.READING && !s.paused && !memberPaused;
+    }
+
+    /** Runs {@code call} now, or once the keeping-up reads in flight now have returned ({@link ReadPriority}). */
+    void afterKeepingUpReads(Runnable call) {
+        readPriority.afterReadsInFlight(call);
+    }
+
+    // ---- scheduling ----
+
+    private boolean runnable(OwnedShard s) {
+        if (closed && s.phase() != ShardPhase.RELEASING) {
+            return false;
+        }
+        return switch (s.phase()) {
+            // a paused shard still sends the acknowledgement it holds (ack linger), then stops
+            case TAKING_OVER, REPLAYING, READING -> !s.paused && !memberPaused || !s.unacked.isEmpty();
+            case RELEASING -> settings.releaseMode() == ConsumerSettings.ReleaseMode.FINISH
+                    && (s.batch != null && s.batch.started() || !s.unacked.isEmpty());
+            default -> false;
+        };
+    }
+
+    /** Queues a {@link ShardActivity#PARKED} shard for its next step if it has one. */
+    void schedule(OwnedShard s) {
+        if (s.activity() != ShardActivity.PARKED || !runnable(s)) {
+            return;
+        }
+        activity(s, ShardActivity.QUEUED, "has a step");
+        (needsWorker(s) ? ready : redisSteps).addLast(s);
+        pump();
+    }
+
+    /** True when the shard's next step calls the handler (see {@link #step}): only that takes a worker. */
+    private static boolean needsWorker(OwnedShard s) {
+        return s.batch != null && s.unacked.isEmpty() && !s.batch.deadLetterDue();
+    }
+
+    /** Starts every queued Redis step, and as many handler steps as there are free workers, the longest waiting first. */
+    private void pump() {
+        if (pumping) {
+            return;
+        }
+        pumping = true;
+        try {
+            boolean started = true;
+            while (started) {
+                started = false;
+                while (!redisSteps.isEmpty()) {
+                    started |= start(redisSteps.pollFirst(), false);
+                }
+                while (busy < settings.maxConcurrency() && !ready.isEmpty()) {
+                    started |= start(ready.pollFirst(), true);
+                }
+            }
+        } finally {
+            pumping = false;
+        }
+    }
+
+    private boolean start(OwnedShard s, boolean worker) {
+        if (!runnable(s)) {
+            activity(s, ShardActivity.PARKED, "nothing to do when its turn came");
+            return false;
+        }
+        if (worker) {
+            busy++;
+            activity(s, ShardActivity.HANDLING, "a local worker is free");
+        } else {
+            activity(s, ShardActivity.STEPPING, "Redis step");
+            if (s.keepingUp && s.phase() == ShardPhase.READING) {
+                s.readTicket = readPriority.started(); // a read (or ack-and-read) on its records' latency path
+            }
+        }
+        step(s);
+        return true;
+    }
+
+    /** The shard's step is over ({@link ShardActivity#STEPPING}, or {@code HANDLING} without a handler call): what next. */
+    void finish(OwnedShard s, Next next, long delayMs) {
+        if (s.activity() == ShardActivity.HANDLING) {
+            busy--; // the step took a worker but did not call the handler (the lease had run out)
+            activity(s, ShardActivity.STEPPING, "no handler call");
+        }
+        if (s.readTicket >= 0) {
+            long ticket = s.readTicket;
+            s.readTicket = -1;
+            readPriority.ended(ticket);
+        }
+        if (!s.phase().active()) {
+            activity(s, ShardActivity.DONE, "step ended after the shard stopped");
+            pump();
+            return;
+        }
+        activity(s, ShardActivity.PARKED, "step over");
+        if (s.phase() == ShardPhase.RELEASING) {
+            maybeFinishRelease(s);
+        }
+        if (s.phase().active()) {
+            switch (next) {
+                case AGAIN -> schedule(s);
+                case IDLE, LINGER -> park(s, next == Next.LINGER);
+                case WAIT -> {
+                    activity(s, ShardActivity.WAITING, "waits for a timer");
+                    s.timerId = timers.set(Math.max(1, delayMs), s, ShardTimers.Kind.RETRY);
+                }
+                case STOP -> { }
+            }
+        }
+        pump();
+    }
+
+    /**
+     * The shard read nothing new: it waits on its wake-up connection, holding its last batch's acknowledgement if it
+     * {@code lingers}. Woken while it read, it reads again instead; paused or closed, a held acknowledgement goes now.
+     */
+    private void park(OwnedShard s, boolean lingers) {
+        if (s.rereadOnEmpty) {
+            s.rereadOnEmpty = false;
+            schedule(s);
+        } else if (s.phase() == ShardPhase.READING && !s.paused && !memberPaused && !closed) {
+            activity(s, lingers ? ShardActivity.LINGERING : ShardActivity.IDLE, "read nothing new");
+            emit(new ShardAction.Watch(s.shard(), s.wakeId));
+            if (lingers) {
+                s.lingerTimerId = timers.set(settings.ackLingerMs(), s, ShardTimers.Kind.LINGER);
+            }
+        } else if (lingers) {
+            schedule(s);
+        }
+    }
+
+    private void cancelLinger(OwnedShard s) {
+        if (s.lingerTimerId >= 0) {
+            timers.cancel(s.lingerTimerId);
+            s.lingerTimerId = -1;
+        }
+    }
+
+    private void cancelTimer(OwnedShard s) {
+        if (s.timerId >= 0) {
+            timers.cancel(s.timerId);
+            s.timerId = -1;
+        }
+    }
+
+    /** Takes the shard out of the ready queues, off the wake-up connections and out of a retry wait. */
+    private void unschedule(OwnedShard s) {
+        if (s.activity() == ShardActivity.QUEUED) {
+            ready.remove(s);
+            redisSteps.remove(s);
+            activity(s, ShardActivity.PARKED, "taken out of the ready queue");
+        }
+        if (s.activity().idle()) {
+            activity(s, ShardActivity.PARKED, "taken off the wake-up connections");
+        }
+        cancelLinger(s);
+        emit(new ShardAction.Unwatch(s.shard()));
+    }
+
+    // ---- terminal transitions ----
+
+    /** Completes the release when nothing is in flight (or the batch is abandoned); true when it did. */
+    boolean maybeFinishRelease(OwnedShard s) {
+        boolean drained = (s.batch == null || !s.batch.started()) && s.unacked.isEmpty();
+        boolean abandon = settings.releaseMode() == ConsumerSettings.ReleaseMode.ABANDON;
+        if (!abandon && !(drained && !s.activity().inFlight())) {
+            return false;
+        }
+        if (!drained) {
+            LOG.info("member {} shard {}: abandoning the batch in flight; the next owner takes it over", memberId, s.shard());
+        }
+        cancelTimer(s);
+        s.batch = null; // a batch only read ahead stays pending in Redis for the next owner's takeover
+        stop(s, ShardPhase.RELEASED, drained ? "in-flight batch finished" : "in-flight batch abandoned");
+        emit(new ShardAction.Revoke(s));
+        return true;
+    }
+
+    /** Stops the shard at once (FENCED): no more reads or acks; {@code onRevoked} is called. */
+    void fence(OwnedShard s, String reason) {
+        if (!s.phase().active()) {
+            return;
+        }
+        unschedule(s);
+        cancelTimer(s);
+        stop(s, ShardPhase.FENCED, reason);
+        metrics.fenced();
+        emit(new ShardAction.Fenced(s, reason));
+        emit(new ShardAction.Revoke(s));
+    }
+
+    private void stop(OwnedShard s, ShardPhase terminal, String reason) {
+        if (s.activity() == ShardActivity.QUEUED || s.activity().idle()) {
+            unschedule(s);
+        }
+        if (s.activity() == ShardActivity.WAITING) {
+            activity(s, ShardActivity.PARKED, "timer cancelled");
+        }
+        s.transition(terminal, s.activity().inFlight() ? s.activity() : ShardActivity.DONE, reason);
+        if (shards.get(s.shard()) == s) {
+            shards.remove(s.shard());
+            view.remove(s.shard());
+        }
+    }
+
+    // ---- the gate and the decisions ----
+
+    void phase(OwnedShard s, ShardPhase next, String reason) {
+        s.transition(next, s.activity(), reason);
+        if (shards.get(s.shard()) == s && next.active()) {
+            view.put(s.shard(), next);
+        }
+    }
+
+    private void activity(OwnedShard s, ShardActivity next, String reason) {
+        s.transition(s.phase(), next, reason);
+    }
+
+    void emit(ShardAction action) {
+        out.add(action);
+    }
+
+    private List<ShardAction> done() {
+        List<ShardAction> actions = out;
+        out = new ArrayList<>(4);
+        return actions;
+    }
+}

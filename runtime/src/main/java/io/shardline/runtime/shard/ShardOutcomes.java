@@ -1,0 +1,320 @@
+package io.shardline.runtime.shard;
+
+import io.shardline.api.handler.StreamRecord;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the result of a shard's call means, for its {@link ShardMachine}: the next phase (takeover swept, pending
+ * list replayed, a read whose outcome is unknown), the batch and held acknowledgement, handler retries, splits and
+ * dead letters, the Redis error backoff and fencing, and the lease checks before every handler call and
+ * acknowledgement. Each method ends the shard's step with exactly one {@link ShardMachine#finish} or emits the
+ * shard's next call ({@link ShardAction}). Part of the machine: no I/O, member context only.
+ */
+final class ShardOutcomes {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ShardOutcomes.class);
+    /**
+     * How often a shard whose member's lease ran out looks again: the member's heartbeat loop fences the whole member
+     * within its poll interval (then this shard stops for good); until then the shard handles and acknowledges
+     * nothing, and goes on only if the lease turns out valid again (a lapse seen just before an extension landed).
+     */
+    static final long LEASE_RECHECK_MS = 50;
+
+    private final ShardMachine m;
+    private final ConsumerSettings settings;
+
+    ShardOutcomes(ShardMachine machine) {
+        this.m = machine;
+        this.settings = machine.settings;
+    }
+
+    void takeoverDone(OwnedShard s, ShardCommands.TakeoverPage page) {
+        s.redisFailures = 0;
+        if (s.phase() != ShardPhase.TAKING_OVER) {
+            m.finish(s, ShardMachine.Next.STOP, 0);
+            return;
+        }
+        if (page.done()) {
+            s.cursor = "0";
+            m.phase(s, ShardPhase.REPLAYING, "takeover sweep complete");
+        } else {
+            s.cursor = page.nextCursor();
+        }
+        m.finish(s, ShardMachine.Next.AGAIN, 0);
+    }
+
+    void readDone(OwnedShard s, boolean replay, ShardCommands.ReadResult page) {
+        s.redisFailures = 0;
+        if (!s.phase().active()) {
+            m.finish(s, ShardMachine.Next.STOP, 0);
+            return;
+        }
+        if (replay && s.phase() == ShardPhase.REPLAYING) {
+            if (page.records().isEmpty() && page.cursor().isEmpty()) {
+                m.phase(s, ShardPhase.READING, "pending entries handled");
+                m.finish(s, ShardMachine.Next.AGAIN, 0);
+                return;
+            }
+            s.cursor = page.cursor();
+        } else {
+            if (!replay) {
+                s.keepingUp = page.records().size() <= ShardCommands.smallRead(settings.batchSize());
+            }
+            if (page.records().isEmpty()) {
+                s.wakeId = page.cursor();
+                m.finish(s, ShardMachine.Next.IDLE, 0);
+                return;
+            }
+        }
+        if (!page.records().isEmpty()) {
+            s.batch = new BatchRun(page.records(), settings.maxDeliveries()); // handled when a local worker is free (and not paused)
+        }
+        m.finish(s, ShardMachine.Next.AGAIN, 0);
+    }
+
+    void handled(OwnedShard s, List<StreamRecord> records, long startedNanos, Throwable error) {
+        if (!s.phase().active()) {
+            m.finish(s, ShardMachine.Next.STOP, 0); // fenced or abandoned meanwhile: no ack
+            return;
+        }
+        if (error instanceof LeaseLapsedException) {
+            leaseLapsed(s, "handle " + records.size() + " record(s) from " + records.get(0).entryId());
+            return;
+        }
+        BatchRun batch = s.batch;
+        if (error == null) {
+            m.metrics.handled(records.size(), m.nanoClock.getAsLong() - startedNanos);
+            batch.advance();
+            s.unacked = ids(records);
+            if (!m.lease.valid()) {
+                leaseLapsed(s, "acknowledge " + records.size() + " handled record(s)");
+            } else if (batch.finished() && m.readsOn(s)) {
+                if (lingers(s)) {
+                    s.batch = null;
+                    s.wakeId = records.get(records.size() - 1).entryId();
+                    m.finish(s, ShardMachine.Next.LINGER, 0);
+                } else {
+                    ackAndRead(s);
+                }
+            } else {
+                ack(s);
+            }
+            return;
+        }
+        m.metrics.failedAttempt();
+        switch (batch.failed(error, settings.maxAttempts())) {
+            case RETRY -> {
+                long delay = settings.backoffMs(batch.attempt() - 1);
+                LOG.warn("member {} shard {}: handler failed on {} record(s) from {} (attempt {} of {}), retrying in {} ms: {}",
+                        m.memberId, s.shard(), records.size(), records.get(0).entryId(), batch.attempt() - 1,
+                        settings.maxAttempts(), delay, error.toString());
+                m.finish(s, ShardMachine.Next.WAIT, delay);
+            }
+            case SPLIT -> {
+                LOG.warn("member {} shard {}: batch of {} failed {} time(s); handling its records one by one: {}",
+                        m.memberId, s.shard(), records.size(), settings.maxAttempts(), error.toString());
+                m.finish(s, ShardMachine.Next.AGAIN, 0); // the first record alone, on the next free worker
+            }
+            case DEAD_LETTER -> {
+                batch.markDeadLetterDue();
+                deadLetter(s);
+            }
+        }
+    }
+
+    /**
+     * Whether the acknowledgement of the batch just handled waits for the shard's next read: only for a shard that
+     * keeps up (its last read was small, so the next one is likely soon and small) and only when a release finishes
+     * the batch in flight (an abandoning release would leave the handled records to the next owner).
+     */
+    private boolean lingers(OwnedShard s) {
+        return settings.ackLingerMs() > 0 && s.keepingUp && settings.releaseMode() == ConsumerSettings.ReleaseMode.FINISH;
+    }
+
+    void deadLetter(OwnedShard s) {
+        if (!m.lease.valid()) {
+            leaseLapsed(s, "dead-letter a record");
+            return;
+        }
+        BatchRun batch = s.batch;
+        m.emit(new ShardAction.DeadLetter(s, batch.current().get(0), batch.attemptsMade(),
+                batch.poison() ? null : batch.lastError()));
+    }
+
+    void deadLettered(OwnedShard s, StreamRecord record, String entryId, Throwable error) {
+        if (error != null && ShardFailure.permanent(error) && s.phase().active()) {
+            deadLetterFailed(s, record, error);
+            return;
+        }
+        if (error != null) {
+            redisFailed(s, error, false);
+            return;
+        }
+        BatchRun batch = s.batch;
+        if (batch == null || !s.phase().active()) {
+            LOG.warn("member {} shard {}: record {} written to dead-letter stream {} as {}; the shard stopped meanwhile, "
+                    + "so it is not acknowledged (its next owner handles it again)", m.memberId, s.shard(),
+                    record.entryId(), settings.deadLetterStream(), entryId);
+            m.metrics.deadLettered();
+            m.finish(s, ShardMachine.Next.STOP, 0);
+            return;
+        }
+        LOG.error("member {} shard {}: record {} failed {} attempt(s) (delivery {}); written to dead-letter stream {} as {}: {}",
+                m.memberId, s.shard(), record.entryId(), batch.attemptsMade(), record.deliveryCount(),
+                settings.deadLetterStream(), entryId, batch.poison() ? "max.deliveries reached"
+                        : DeadLetterWriter.describe(batch.lastError()));
+        m.metrics.deadLettered();
+        batch.advance();
+        s.unacked = List.of(record.entryId());
+        ack(s); // checks the lease first
+    }
+
+    /**
+     * The dead-letter write failed for good: the shard stops (no retry loop), its batch is dropped (the records stay
+     * pending in Redis, so nothing is lost: the next owner, or this one after a restart, takes them over) and the
+     * listener is reported FAILED with the reason.
+     */
+    private void deadLetterFailed(OwnedShard s, StreamRecord record, Throwable error) {
+        m.metrics.redisError();
+        String reason = "shard " + s.shard() + ": cannot write record " + record.entryId() + " to the dead-letter "
+                + "stream " + settings.deadLetterStream() + " (" + error.getMessage() + "); the shard stopped and its "
+                + "unacknowledged records stay pending: fix the key or dead.letter.stream, then restart the listener";
+        LOG.error("member {} {}", m.memberId, reason);
+        s.batch = null;
+        m.emit(new ShardAction.Failed(s, reason));
+        m.finish(s, ShardMachine.Next.STOP, 0);
+    }
+
+    void ack(OwnedShard s) {
+        if (!s.phase().active()) {
+            m.finish(s, ShardMachine.Next.STOP, 0);
+            return;
+        }
+        if (!m.lease.valid()) {
+            leaseLapsed(s, "acknowledge " + s.unacked.size() + " handled record(s)");
+            return;
+        }
+        m.emit(new ShardAction.Ack(s, s.unacked));
+    }
+
+    void acked(OwnedShard s) {
+        s.redisFailures = 0;
+        s.unacked = List.of();
+        if (s.batch != null && s.batch.finished()) {
+            s.batch = null;
+        }
+        m.finish(s, ShardMachine.Next.AGAIN, 0);
+    }
+
+    /** The hot path: acknowledge the batch just handled and read the next one in one call. */
+    void ackAndRead(OwnedShard s) {
+        if (s.keepingUp) {
+            ackAndReadNow(s);
+        } else {
+            m.afterKeepingUpReads(() -> ackAndReadNow(s)); // a full batch: keeping-up shards' reads first
+        }
+    }
+
+    private void ackAndReadNow(OwnedShard s) {
+        if (!s.phase().active()) {
+            m.finish(s, ShardMachine.Next.STOP, 0);
+            return;
+        }
+        if (s.phase() != ShardPhase.READING) {
+            ack(s); // released while it waited: acknowledge only, no read-ahead
+            return;
+        }
+        if (!m.lease.valid()) {
+            leaseLapsed(s, "acknowledge " + s.unacked.size() + " handled record(s)");
+            return;
+        }
+        m.emit(new ShardAction.AckAndRead(s, s.unacked, s.keepingUp));
+    }
+
+    void ackAndReadDone(OwnedShard s, ShardCommands.ReadResult page) {
+        s.redisFailures = 0;
+        s.unacked = List.of();
+        s.batch = null;
+        if (!s.phase().active()) {
+            m.finish(s, ShardMachine.Next.STOP, 0);
+            return;
+        }
+        s.keepingUp = page.records().size() <= ShardCommands.smallRead(settings.batchSize());
+        if (page.records().isEmpty()) {
+            s.wakeId = page.cursor();
+            m.finish(s, ShardMachine.Next.IDLE, 0);
+        } else {
+            s.batch = new BatchRun(page.records(), settings.maxDeliveries()); // read ahead; handled when the shard's turn comes again
+            m.finish(s, ShardMachine.Next.AGAIN, 0);
+        }
+    }
+
+    /**
+     * The member's lease ran out: {@code what} is not done. The batch in flight (or the handled, unacknowledged ids)
+     * stays as it is, and so do the records in Redis (pending, for the next owner's takeover); the shard looks again
+     * after {@link #LEASE_RECHECK_MS}, by when the member has normally fenced itself and dropped the shard.
+     */
+    void leaseLapsed(OwnedShard s, String what) {
+        if (!s.leaseLapsed) {
+            s.leaseLapsed = true;
+            LOG.warn("member {} shard {} epoch {}: not going to {}: the member's lease ran out ({}); the records stay "
+                    + "pending for the next owner", m.memberId, s.shard(), s.ownerEpoch(), what, m.lease);
+        }
+        m.finish(s, ShardMachine.Next.WAIT, LEASE_RECHECK_MS);
+    }
+
+    /**
+     * A Redis call failed. {@code readNew}: it was a read of new entries ({@code >}); unless Redis refused it (fenced,
+     * no group), its outcome is unknown: Redis may have run it and delivered entries to this member's pending list
+     * whose reply was lost (a timeout, a dropped connection). Those would never come again from {@code >}, so the
+     * shard replays its own pending entries first (from id 0), then reads new ones: at-least-once without a move.
+     */
+    void redisFailed(OwnedShard s, Throwable error, boolean readNew) {
+        if (!s.phase().active()) {
+            m.finish(s, ShardMachine.Next.STOP, 0);
+            return;
+        }
+        ShardFailure failure = ShardFailure.of(error);
+        if (readNew && s.phase() == ShardPhase.READING && failure != ShardFailure.FENCED
+                && failure != ShardFailure.NO_GROUP) {
+            s.cursor = "0";
+            m.phase(s, ShardPhase.REPLAYING, "the outcome of a read is unknown (" + error.getMessage()
+                    + "): its entries may be in this member's pending list");
+        }
+        m.metrics.redisError();
+        switch (failure) {
+            case FENCED -> {
+                m.fence(s, error.getMessage());
+                m.finish(s, ShardMachine.Next.STOP, 0);
+            }
+            case NO_GROUP -> {
+                LOG.warn("member {} shard {}: consumer group {} is missing (Redis lost it?); creating it again at 0",
+                        m.memberId, s.shard(), settings.group());
+                m.emit(new ShardAction.EnsureGroup(s));
+            }
+            default -> backoff(s, error);
+        }
+    }
+
+    void backoff(OwnedShard s, Throwable error) {
+        if (error == null) {
+            m.finish(s, ShardMachine.Next.AGAIN, 0);
+            return;
+        }
+        s.redisFailures++;
+        long delay = Math.min(settings.retryBackoffMaxMs(),
+                Math.max(10L, settings.retryBackoffMs()) << Math.min(s.redisFailures - 1, 16));
+        LOG.warn("member {} shard {}: Redis call failed ({} in a row), retrying in {} ms: {}",
+                m.memberId, s.shard(), s.redisFailures, delay, error.toString());
+        m.finish(s, ShardMachine.Next.WAIT, delay);
+    }
+
+    private static List<String> ids(List<StreamRecord> records) {
+        List<String> ids = new ArrayList<>(records.size());
+        records.forEach(r -> ids.add(r.entryId()));
+        return ids;
+    }
+}
