@@ -7,6 +7,7 @@ import io.shardline.api.config.Importance;
 import io.shardline.api.config.Validator;
 import io.shardline.coordinator.assignor.AssignorRegistry;
 import io.shardline.coordinator.group.RebalanceProtocol;
+import io.shardline.runtime.retention.RetentionPolicy;
 import io.shardline.runtime.shard.AckMode;
 import io.shardline.runtime.shard.ConsumerSettings;
 import io.shardline.runtime.shard.HotPath;
@@ -109,6 +110,7 @@ public final class ListenerConfig {
                         "BLOCK time of the member's wake-up XREAD on idle shards.", "Processing")
                 .definePrefix(HANDLER_PREFIX, "The handler's own settings, checked against the handler's definition.");
         defineGroupProtocolKeys(def);
+        defineRetentionKeys(def);
         def.require(RETRY_BACKOFF_MAX_CONFIG, "must be >= retry.backoff.ms",
                 v -> v.getLong(RETRY_BACKOFF_MAX_CONFIG) >= v.getLong(RETRY_BACKOFF_CONFIG));
         def.require(MEMBER_WEIGHT_CONFIG, "the range assignor ignores weights: use sticky, cooperative-sticky or "
@@ -139,6 +141,19 @@ public final class ListenerConfig {
                                 + "over its subscribers). Equal weights (the default 1 everywhere) give exactly the "
                                 + "unweighted assignment; a weight other than 1 with the range assignor is refused. Shown per member in GET /groups/{group}.",
                         "Group");
+    }
+
+    private static void defineRetentionKeys(ConfigDef def) {
+        String doc = " Applies to every stream of the listener and is enforced by the leader with XTRIM MINID, never past "
+                + "the oldest entry any consumer group on a shard still needs (its oldest pending entry and its last "
+                + "delivered one), so no group loses an entry it has not acknowledged (docs/operations.md, Retention). "
+                + "Listeners sharing a stream declare the same value or only one declares it; different values are "
+                + "refused. 0: no limit.";
+        def.define(RetentionPolicy.MAX_LENGTH_CONFIG, ConfigType.LONG, 0L, Validator.between(0, Long.MAX_VALUE),
+                        Importance.MEDIUM, "The most entries a shard keeps." + doc, "Retention")
+                .define(RetentionPolicy.MAX_AGE_CONFIG, ConfigType.LONG, 0L, Validator.between(0, Long.MAX_VALUE),
+                        Importance.MEDIUM, "The oldest entry a shard keeps, in ms of entry time before now." + doc,
+                        "Retention");
     }
 
     private static Optional<String> checkStreams(Object value) {

@@ -49,6 +49,7 @@ public final class MetricCatalog {
         out.addAll(ShardMetrics.TEMPLATES);
         out.addAll(MemberMetrics.TEMPLATES);
         out.addAll(DropwizardCoordinatorMetrics.TEMPLATES);
+        out.addAll(RetentionMetrics.TEMPLATES);
         return List.copyOf(out);
     }
 }

@@ -9,6 +9,7 @@ import io.shardline.runtime.plugin.PluginDesc;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.RedisErrors;
+import io.shardline.runtime.retention.SharedStreams;
 import io.shardline.runtime.rest.entity.AuditEntry;
 import io.shardline.runtime.rest.entity.ConfigErrorInfo;
 import io.shardline.runtime.rest.entity.ConfigKeyInfo;
@@ -393,11 +394,26 @@ public final class DefaultControlPlane implements ControlPlane {
         return validate(handler.trim(), config).compose(result -> {
             if (result.errorCount() == 0) {
                 ListenerShape.of(name, config);
-                return Future.succeededFuture();
+                return checkSharedStreams(name, config);
             }
             String errors = result.errors().stream().map(DefaultControlPlane::describe).collect(Collectors.joining("; "));
             return Future.failedFuture(ControlPlaneException.badRequest("listener '" + name + "' has "
                     + result.errorCount() + " configuration error(s): " + errors));
+        });
+    }
+
+    /** 409 when {@code config} breaks a rule of listeners sharing a stream (docs/operations.md, "Retention"). */
+    private Future<Void> checkSharedStreams(String name, Map<String, String> config) {
+        return allConfigs().compose(all -> {
+            Map<String, Map<String, String>> others = new TreeMap<>();
+            all.forEach((other, located) -> others.put(other, located.config()));
+            List<SharedStreams.Problem> problems = SharedStreams.problems(name, config, others);
+            if (problems.isEmpty()) {
+                return Future.succeededFuture();
+            }
+            return Future.failedFuture(ControlPlaneException.conflict("listener '" + name + "': " + problems.stream()
+                    .map(p -> "config." + p.key() + (p.value() == null ? "" : " = '" + p.value() + "'") + ": "
+                            + p.message()).collect(Collectors.joining("; "))));
         });
     }
 
