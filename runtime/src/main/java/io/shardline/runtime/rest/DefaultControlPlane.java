@@ -244,6 +244,25 @@ public final class DefaultControlPlane implements ControlPlane {
     }
 
     @Override
+    public Future<MemberStatus> member(String name, String memberId) {
+        return listenerStatus(name).compose(status -> status.members().stream()
+                .filter(m -> m.id().equals(memberId)).findFirst().map(Future::succeededFuture)
+                .orElseGet(() -> Future.failedFuture(ControlPlaneException.notFound("listener '" + name
+                        + "' has no member '" + memberId + "'; its members: " + status.members().stream()
+                        .map(MemberStatus::id).collect(Collectors.joining(", "))))));
+    }
+
+    @Override
+    public Future<MemberStatus> restartMember(String name, String memberId) {
+        return member(name, memberId).compose(m -> cluster.restartMember(name, memberId, m.workerId())
+                .compose(restarting -> restarting.isEmpty()
+                        ? Future.failedFuture(ControlPlaneException.conflict("member '" + memberId + "' of listener '"
+                                + name + "' is no longer running on worker " + m.workerId() + "; list the members again"))
+                        : Future.succeededFuture(new MemberStatus(m.id(), m.workerId(), ListenerState.RESTARTING,
+                                m.epoch(), m.shards(), null))));
+    }
+
+    @Override
     public Future<Void> setShardPaused(String name, ShardId shard, boolean paused) {
         return located(name).compose(found -> {
             ListenerShape shape = ListenerShape.of(name, found.config());
