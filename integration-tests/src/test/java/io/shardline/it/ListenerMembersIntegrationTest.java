@@ -95,8 +95,8 @@ class ListenerMembersIntegrationTest {
         // Held back: orders reads everything, slow nothing; nothing is trimmed and the leader names slow.
         StreamProducer.produce(redis, "orders", SHARDS, 60);
         new ClusterProbe(redis).awaitDrained("orders", "orders", SHARDS, SETTLE);
-        worker.await("Retention of stream 'orders' is held back on " + SHARDS + " of " + SHARDS
-                + " shard(s) by group(s) [slow]", SETTLE);
+        worker.await("by group(s) [slow]", SETTLE);
+        awaitMetric(rest, "shardline_retention_held_back_shards{stream=\"orders\",} " + SHARDS);
         assertThat(lengths(redis).values().stream().mapToLong(Long::longValue).sum()).isEqualTo(60);
 
         // Released: slow catches up, every shard is trimmed to 5.
@@ -179,6 +179,21 @@ class ListenerMembersIntegrationTest {
             WorkerProcess.pause(200);
         }
         throw new AssertionError("timed out after " + SETTLE + " waiting for " + what + "; last: " + last.body());
+    }
+
+    /** Waits for a line of {@code GET /metrics} (the leader exports retention's gauges) that starts with {@code line}. */
+    private static void awaitMetric(RestClient rest, String line) {
+        long end = System.nanoTime() + SETTLE.toNanos();
+        String last = "";
+        while (System.nanoTime() < end) {
+            last = rest.call("GET", "/metrics", null, true).body();
+            if (last.lines().anyMatch(l -> l.startsWith(line))) {
+                return;
+            }
+            WorkerProcess.pause(200);
+        }
+        throw new AssertionError("timed out after " + SETTLE + " waiting for metric " + line + "; retention lines: "
+                + last.lines().filter(l -> l.contains("retention")).toList());
     }
 
     private static Map<Integer, Long> lengths(RedisServer redis) throws IOException {

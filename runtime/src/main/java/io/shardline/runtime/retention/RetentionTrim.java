@@ -38,17 +38,19 @@ public final class RetentionTrim {
      * @param trimmedTo the {@code MINID} trimmed to, {@code null} when nothing was to trim
      * @param holder the group that held the trim back, {@code null} when none did
      * @param heldEntries how many entries before the bound that group still needs (at most the trim budget)
+     * @param oldestHeld the oldest of those entries, {@code null} when none is held back
      */
-    public record Outcome(ShardId shard, long trimmed, String bound, String trimmedTo, String holder, long heldEntries) {
+    public record Outcome(ShardId shard, long trimmed, String bound, String trimmedTo, String holder, long heldEntries,
+                          String oldestHeld) {
 
         /** Whether a group kept retention from trimming to its bound. */
         public boolean heldBack() {
             return holder != null;
         }
 
-        /** How much older than the bound the held back entries are, in ms of entry time (0 when not held back). */
+        /** How much older than the bound the oldest held back entry is, in ms of entry time (0 when not held back). */
         public long heldBackMs() {
-            return heldBack() ? Math.max(0, millis(bound) - millis(trimmedTo)) : 0;
+            return heldBack() && oldestHeld != null ? Math.max(0, millis(bound) - millis(oldestHeld)) : 0;
         }
 
         private static long millis(String id) {
@@ -65,7 +67,7 @@ public final class RetentionTrim {
         return SCRIPT.call(redis, List.of(shard.key()), List.of(Long.toString(policy.maxLength()),
                 Long.toString(oldest), Integer.toString(budget))).map(reply -> new Outcome(shard,
                 reply.get(0).toLong(), text(reply.get(1)), text(reply.get(2)), text(reply.get(3)),
-                reply.get(4).toLong()));
+                reply.get(4).toLong(), text(reply.get(5))));
     }
 
     private static String text(Response response) {

@@ -3,7 +3,8 @@
 -- ARGV[1]  the maximum length to keep, 0 for none
 -- ARGV[2]  the oldest entry time to keep in ms (now - max age), 0 for none
 -- ARGV[3]  the most entries one call may trim (bounds the work of one call)
--- Returns {trimmed, retention bound or '', trimmed to (MINID) or '', holding group or '', entries held back}.
+-- Returns {trimmed, retention bound or '', trimmed to (MINID) or '', holding group or '', entries held back,
+-- the oldest entry held back or ''}.
 -- The MINID is the smaller of the retention bound and what every consumer group on the key still needs
 -- (its oldest pending entry, else the entry after its last delivered one): no group loses an entry it has
 -- not been delivered or has not acknowledged, whoever created the group.
@@ -87,14 +88,18 @@ end
 -- 3. Trim to the smaller of the two; count (up to budget) what a group holds back.
 local minid = bound
 local held = 0
+local oldestHeld = ''
 if need ~= nil and less(need, bound) then
     minid = need
-    held = #redis.call('XRANGE', key, need, '(' .. bound, 'COUNT', budget)
+    local kept = redis.call('XRANGE', key, need, '(' .. bound, 'COUNT', budget)
+    held = #kept
     if held == 0 then
         holder = ''
+    else
+        oldestHeld = kept[1][1]
     end
 else
     holder = ''
 end
 local trimmed = redis.call('XTRIM', key, 'MINID', '=', minid)
-return {trimmed, bound, minid, holder, held}
+return {trimmed, bound, minid, holder, held, oldestHeld}

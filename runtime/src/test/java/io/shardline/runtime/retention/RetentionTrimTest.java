@@ -77,7 +77,8 @@ class RetentionTrimTest {
         assertEquals("stopped", held.holder());
         assertEquals("10-1", held.trimmedTo(), "everything up to its last delivered entry 10-0 may go");
         assertEquals(70, held.heldEntries(), "entries 11..80 retention would trim are kept for 'stopped'");
-        assertEquals(81 - 10, held.heldBackMs());
+        assertEquals("11-0", held.oldestHeld());
+        assertEquals(81 - 11, held.heldBackMs(), "the oldest held back entry 11-0 is 70 ms older than the bound");
         assertEquals(90, len());
 
         readAndAck("stopped", 90);
