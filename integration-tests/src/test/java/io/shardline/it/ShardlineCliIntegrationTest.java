@@ -2,11 +2,14 @@ package io.shardline.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardline.runtime.cli.Shardline;
 import io.shardline.testkit.net.FreePorts;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +22,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code bin/shardline} from the distribution against a worker JVM and a real Redis (docs/cli.md): listeners
+ * {@code bin/shardline}'s commands (run in this JVM as the script runs them; the script itself from the distribution
+ * for the token and exit-code cases) against a worker JVM and a real Redis (docs/cli.md): listeners
  * list/status/stop/resume/pause/restart, offsets show and reset (a dry run changes nothing; {@code --execute} while
  * the listener runs exits 5, when stopped moves the shard), groups list/describe and delete (exit 5 while in use),
  * loggers list and set ({@code --cluster}), with the token from {@code --token-file} and from
@@ -175,19 +179,28 @@ class ShardlineCliIntegrationTest {
                 .getString("last_delivered_id");
     }
 
-    private String ok(String... args) throws IOException, InterruptedException {
+    private String ok(String... args) {
         Run r = run(args);
         assertThat(r.exit()).as("bin/shardline %s: %s", String.join(" ", args), r.out()).isZero();
         return r.out();
     }
 
-    private Run run(String... args) throws IOException, InterruptedException {
+    /**
+     * Runs the command in this JVM ({@link Shardline#commandLine()}, what {@code bin/shardline} runs), with the token
+     * from {@code --token-file}. The script itself, the token from the environment and the exit codes as a process
+     * sees them are checked with {@link #runWith} (a JVM start costs seconds on a busy machine).
+     */
+    private Run run(String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--url", url, "--token-file", tokenFile.toString()));
-        return runWith(all, Map.of());
+        StringWriter out = new StringWriter();
+        PrintWriter writer = new PrintWriter(out, true);
+        int exit = Shardline.commandLine().setOut(writer).setErr(writer).execute(all.toArray(String[]::new));
+        writer.flush();
+        return new Run(exit, out.toString());
     }
 
-    private Run awaitOut(List<String> args, String text) throws IOException, InterruptedException {
+    private Run awaitOut(List<String> args, String text) {
         long end = System.nanoTime() + SETTLE.toNanos();
         Run last = null;
         while (System.nanoTime() < end) {

@@ -38,14 +38,28 @@ class ShardCommandsFailoverTest {
             ShardCommands commands = new ShardCommands(redis);
             await(commands.loadLibrary());
             ShardId s = new ShardId("orders", 5);
-            await(commands.ensureGroup(s, "g", "0"));
-            List<String> first = ShardTesting.add(redis, s, 3);
-            assertThat(await(commands.setOwner(s, "g", "A", 1))).isTrue();
-            String identity = await(client.refreshServerInfo()).runId();
-            RedisServer primary = cluster.ownerOf(s.key());
-            try (RespProbe probe = primary.probe()) {
-                assertThat((Long) probe.call("WAIT", "1", "5000")).as("replicated to the replica").isEqualTo(1L);
+            List<String> first = null;
+            RedisServer primary = null;
+            // On a loaded machine the cluster may fail over on its own (a primary that answers no ping within the
+            // node timeout) between a write and WAIT, and an asynchronously replicated write is then lost with the
+            // demoted primary. The test's precondition is that the replica to be promoted holds the data; it is
+            // checked on the replica itself and the data written again when a failover lost it.
+            for (int attempt = 1; first == null; attempt++) {
+                await(commands.ensureGroup(s, "g", "0"));
+                List<String> added = ShardTesting.add(redis, s, 3);
+                assertThat(await(commands.setOwner(s, "g", "A", 1))).isTrue();
+                primary = cluster.ownerOf(s.key());
+                if (replicasHold(primary, s, added)) {
+                    first = added;
+                } else if (attempt == 3) {
+                    throw new AssertionError("the shard's data did not reach the replica of " + primary + " in 3 tries");
+                } else {
+                    cluster.awaitHealthy(Duration.ofSeconds(40));
+                    await(redis.send(io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.DEL)
+                            .arg(s.key()).arg(s.ownerKey("g"))));
+                }
             }
+            String identity = await(client.refreshServerInfo()).runId();
 
             primary.kill();
             cluster.awaitHealthy(Duration.ofSeconds(40));
@@ -72,5 +86,40 @@ class ShardCommandsFailoverTest {
             await(client.close());
             await(vertx.close());
         }
+    }
+
+    /**
+     * True when every replica of {@code primary} acknowledged its writes ({@code WAIT}) and holds the shard's owner
+     * record and exactly {@code ids} in the stream, read on the replica itself ({@code READONLY}).
+     */
+    private static boolean replicasHold(RedisServer primary, ShardId s, List<String> ids) throws IOException {
+        List<Integer> replicaPorts = new java.util.ArrayList<>();
+        try (RespProbe probe = primary.probe()) {
+            String replication = (String) probe.call("INFO", "replication");
+            if (!replication.contains("role:master")) {
+                return false; // failed over while the data was written
+            }
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("slave\\d+:ip=[^,]+,port=(\\d+)")
+                    .matcher(replication);
+            while (m.find()) {
+                replicaPorts.add(Integer.parseInt(m.group(1)));
+            }
+            if (replicaPorts.isEmpty() || (Long) probe.call("WAIT", Integer.toString(replicaPorts.size()), "5000")
+                    < replicaPorts.size()) {
+                return false;
+            }
+        }
+        for (int port : replicaPorts) {
+            try (RespProbe replica = RespProbe.connect("127.0.0.1", port, 5000)) {
+                replica.call("READONLY");
+                Object owner = replica.call("HGET", s.ownerKey("g"), "owner");
+                List<?> entries = (List<?>) replica.call("XRANGE", s.key(), "-", "+");
+                List<String> held = entries.stream().map(e -> String.valueOf(((List<?>) e).get(0))).toList();
+                if (!"A".equals(owner) || !held.equals(ids)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 }
