@@ -2,6 +2,7 @@ package io.shardline.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardline.runtime.cli.Shardline;
 import io.shardline.testkit.net.FreePorts;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
@@ -9,6 +10,8 @@ import io.shardline.testkit.redis.RespProbe;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -220,15 +222,15 @@ class ListenerMembersIntegrationTest {
         throw new AssertionError("timed out after " + SETTLE + " waiting for " + what + "; lengths " + last);
     }
 
-    private String cli(String url, Path tokenFile, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(fleet.dist.resolve("bin/shardline").toString()));
-        cmd.addAll(List.of(args));
-        cmd.addAll(List.of("--url", url, "--token-file", tokenFile.toString()));
-        Path out = fleet.dir.resolve("shardline-" + System.nanoTime() + ".out");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("bin/shardline %s finished", cmd).isTrue();
-        String text = Files.readString(out);
-        assertThat(p.exitValue()).as("bin/shardline %s: %s", cmd, text).isZero();
-        return text;
+    /** Runs a {@code bin/shardline} command in this JVM, as the script runs it ({@link Shardline#commandLine()}). */
+    private static String cli(String url, Path tokenFile, String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--url", url, "--token-file", tokenFile.toString()));
+        StringWriter out = new StringWriter();
+        PrintWriter writer = new PrintWriter(out, true);
+        int exit = Shardline.commandLine().setOut(writer).setErr(writer).execute(all.toArray(String[]::new));
+        writer.flush();
+        assertThat(exit).as("bin/shardline %s: %s", all, out).isZero();
+        return out.toString();
     }
 }
