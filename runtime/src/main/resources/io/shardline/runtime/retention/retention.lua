@@ -13,7 +13,7 @@ local maxlen = tonumber(ARGV[1])
 local oldest = tonumber(ARGV[2])
 local budget = tonumber(ARGV[3])
 if redis.call('EXISTS', key) == 0 then
-    return {0, '', '', '', 0}
+    return {0, '', '', '', 0, ''}
 end
 
 local function parse(id)
@@ -32,7 +32,7 @@ local bound = nil
 local len = redis.call('XLEN', key)
 local first = redis.call('XRANGE', key, '-', '+', 'COUNT', 1)
 if #first == 0 then
-    return {0, '', '', '', 0}
+    return {0, '', '', '', 0, ''}
 end
 local overLength = maxlen > 0 and len > maxlen
 local overAge = oldest > 0 and less(first[1][1], oldest .. '-0')
@@ -53,7 +53,7 @@ if overLength or overAge then
     end
 end
 if bound == nil then
-    return {0, '', '', '', 0}
+    return {0, '', '', '', 0, ''}
 end
 
 -- 2. What the groups still need: each group's oldest pending entry, else the entry after its last delivered one.
