@@ -102,7 +102,8 @@ class RedisAclIntegrationTest {
         WorkerProcess w = fleet.start("w0", settings(redis, FreePorts.take(2)));
         assertEquals(3, w.waitExit(JOIN), w.tail());
         assertThat(String.join("\n", w.lines())).contains("Redis user 'shardline' (redis.user) lacks permissions the "
-                + "worker needs: XADD on key 'acl.dlq'").doesNotContain("joined cluster");
+                + "worker needs: EVAL on key 'acl.dlq'", "XADD on key 'acl.dlq'", "XREVRANGE on key 'acl.dlq'")
+                .doesNotContain("joined cluster");
     }
 
     private Map<String, String> settings(RedisServer redis, List<Integer> ports) {

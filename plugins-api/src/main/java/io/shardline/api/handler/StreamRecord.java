@@ -14,8 +14,11 @@ import java.util.Optional;
  * @param entryId the Redis entry id, {@code <ms>-<seq>}; unique and increasing within the shard, so it
  *     serves as an idempotency key together with the shard
  * @param fields the entry's fields in the order the producer wrote them (an unmodifiable map, {@link EntryFields})
- * @param deliveryCount how many times this entry has been handed to a handler of this listener
- *     (1 on the first delivery; higher after a retry or a takeover from a failed owner)
+ * @param deliveryCount how many times this entry has been delivered to this listener: its Redis delivery count
+ *     (1 on the first read; one more each time its pending entry is read again, e.g. by the next owner after its
+ *     worker died) plus the in-process retries of it so far ({@code max.attempts}): 1 on the first call, 2 on the
+ *     first retry. A record whose Redis delivery count passes {@code max.deliveries} is dead-lettered without being
+ *     handed to the handler again (docs/operations.md, "Poison records")
  */
 public record StreamRecord(ShardId shard, String entryId, Map<String, String> fields, int deliveryCount) {
 

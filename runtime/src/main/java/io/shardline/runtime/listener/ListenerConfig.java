@@ -38,6 +38,8 @@ public final class ListenerConfig {
     public static final String RETRY_BACKOFF_CONFIG = "retry.backoff.ms";
     public static final String RETRY_BACKOFF_MAX_CONFIG = "retry.backoff.max.ms";
     public static final String DEAD_LETTER_STREAM_CONFIG = "dead.letter.stream";
+    /** Redis deliveries of a record after which it is dead-lettered without calling the handler again. */
+    public static final String MAX_DELIVERIES_CONFIG = "max.deliveries";
     public static final String HANDLER_TIMEOUT_CONFIG = "handler.timeout.ms";
     public static final String START_FROM_CONFIG = "start.from";
     public static final String RELEASE_INFLIGHT_CONFIG = "release.inflight";
@@ -88,6 +90,14 @@ public final class ListenerConfig {
                         "Processing")
                 .define(MAX_ATTEMPTS_CONFIG, ConfigType.INT, 3, Validator.between(1, 1_000), Importance.MEDIUM,
                         "Handler attempts of a batch (and of each record once a failing batch is split) before dead-lettering.", "Retries")
+                .define(MAX_DELIVERIES_CONFIG, ConfigType.INT, ConsumerSettings.DEFAULT_MAX_DELIVERIES,
+                        Validator.between(1, 1_000), Importance.MEDIUM,
+                        "How many times Redis may deliver a record to the group (its delivery count: 1 for the first "
+                                + "read, one more for each read of the still pending entry after a crash, a lost lease or "
+                                + "an abandoned batch). A record read with a higher count is written to the dead-letter "
+                                + "stream with the last error known, without calling the handler again, and acknowledged: "
+                                + "a record that kills its worker stops doing so after this many deaths. In-process "
+                                + "retries (max.attempts) do not count.", "Retries")
                 .define(RETRY_BACKOFF_CONFIG, ConfigType.LONG, 100L, Validator.between(0, 3_600_000), Importance.LOW,
                         "The first retry delay; doubled per attempt.", "Retries")
                 .define(RETRY_BACKOFF_MAX_CONFIG, ConfigType.LONG, 10_000L, Validator.between(0, 3_600_000), Importance.LOW,
@@ -268,6 +278,7 @@ public final class ListenerConfig {
                 values.getLong(RETRY_BACKOFF_CONFIG), values.getLong(RETRY_BACKOFF_MAX_CONFIG), deadLetterStream(),
                 values.getLong(HANDLER_TIMEOUT_CONFIG),
                 ConsumerSettings.ReleaseMode.valueOf(values.getString(RELEASE_INFLIGHT_CONFIG).toUpperCase(Locale.ROOT)),
-                values.getLong(WAKEUP_BLOCK_CONFIG), 1_000, HotPath.TRANSACTION, values.getLong(ACK_LINGER_CONFIG));
+                values.getLong(WAKEUP_BLOCK_CONFIG), 1_000, HotPath.TRANSACTION, values.getLong(ACK_LINGER_CONFIG),
+                values.getInt(MAX_DELIVERIES_CONFIG));
     }
 }

@@ -50,14 +50,16 @@ public record RedisAcl(String clusterName, List<String> streams, List<String> de
     /**
      * Every command a worker sends, with the keys it names. {@code exec}, {@code multi}, {@code discard},
      * {@code watch}, {@code unwatch}: the fenced hot path ({@code FencedTransaction}); {@code eval}/{@code evalsha}:
-     * the group log's scripts; {@code fcall}/{@code function|load}: the shard library; {@code time}, {@code type},
+     * the group log's scripts and the dead-letter redrive (REST); {@code xlen}, {@code xrevrange}, {@code xdel} on a
+     * dead-letter stream: listing and redriving dead letters; {@code fcall}/{@code function|load}: the shard library; {@code time}, {@code type},
      * {@code xpending}, {@code xautoclaim} run inside those scripts; {@code client|id}/{@code client|unblock} wake a
      * member's blocking read early; {@code cluster|slots}: the client's slot map on a Redis Cluster.
      */
     public static final List<Use> COMMANDS = List.of(
             use("ping"), use("info"), use("client|id"), use("client|unblock"), use("cluster|slots"),
             use("multi"), use("exec"), use("discard"), use("watch", KeyKind.OWNER), use("unwatch"),
-            use("eval", KeyKind.METADATA), use("evalsha", KeyKind.METADATA), use("time"),
+            use("eval", KeyKind.METADATA, KeyKind.SHARD, KeyKind.DEAD_LETTER),
+            use("evalsha", KeyKind.METADATA, KeyKind.SHARD, KeyKind.DEAD_LETTER), use("time"),
             use("function|load"), use("fcall", KeyKind.SHARD, KeyKind.OWNER),
             use("get", KeyKind.METADATA), use("set", KeyKind.METADATA), use("incr", KeyKind.METADATA),
             use("del", KeyKind.METADATA), use("type", KeyKind.METADATA), use("rpush", KeyKind.METADATA),
@@ -65,9 +67,9 @@ public record RedisAcl(String clusterName, List<String> streams, List<String> de
             use("hget", KeyKind.METADATA), use("hgetall", KeyKind.METADATA, KeyKind.OWNER),
             use("hmget", KeyKind.OWNER), use("hset", KeyKind.METADATA, KeyKind.OWNER),
             use("hsetnx", KeyKind.METADATA), use("hdel", KeyKind.METADATA),
-            use("xadd", KeyKind.METADATA, KeyKind.DEAD_LETTER), use("xrevrange", KeyKind.METADATA, KeyKind.SHARD),
+            use("xadd", KeyKind.METADATA, KeyKind.DEAD_LETTER), use("xrevrange", KeyKind.METADATA, KeyKind.SHARD, KeyKind.DEAD_LETTER),
             use("xreadgroup", KeyKind.SHARD), use("xread", KeyKind.SHARD), use("xack", KeyKind.SHARD),
-            use("xdel", KeyKind.SHARD), use("xautoclaim", KeyKind.SHARD), use("xpending", KeyKind.SHARD),
+            use("xdel", KeyKind.SHARD, KeyKind.DEAD_LETTER), use("xlen", KeyKind.DEAD_LETTER), use("xautoclaim", KeyKind.SHARD), use("xpending", KeyKind.SHARD),
             use("xgroup|create", KeyKind.SHARD), use("xinfo|groups", KeyKind.SHARD));
 
     /** Only on Redis 8.2+: the acknowledge-and-delete command. */

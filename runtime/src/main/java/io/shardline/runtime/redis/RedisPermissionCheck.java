@@ -146,7 +146,7 @@ public final class RedisPermissionCheck {
                     : cmd("fcall", "shard_read", "2", key, other);
             case "eval" -> cmd("eval", "return 0", "1", key);
             case "evalsha" -> cmd("evalsha", "0000000000000000000000000000000000000000", "1", key);
-            case "watch", "get", "incr", "del", "type", "hgetall", "xinfo|groups" -> keyed(command, key);
+            case "watch", "get", "incr", "del", "type", "hgetall", "xinfo|groups", "xlen" -> keyed(command, key);
             case "set" -> cmd("set", key, "v");
             case "rpush" -> cmd("rpush", key, "v");
             case "lrange" -> cmd("lrange", key, "0", "0");

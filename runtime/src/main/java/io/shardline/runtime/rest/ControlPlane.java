@@ -2,6 +2,9 @@ package io.shardline.runtime.rest;
 
 import io.shardline.api.handler.ShardId;
 import io.shardline.runtime.rest.entity.AuditEntry;
+import io.shardline.runtime.rest.entity.DeadLetter;
+import io.shardline.runtime.rest.entity.DeadLetterPage;
+import io.shardline.runtime.rest.entity.Redriven;
 import io.shardline.runtime.rest.entity.GroupSummary;
 import io.shardline.runtime.rest.entity.GroupView;
 import io.shardline.runtime.rest.entity.HealthStatus;
@@ -120,6 +123,20 @@ public interface ControlPlane {
      * validated like a PUT (400 naming every bad key) and stored.
      */
     Future<ListenerInfo> patchListenerConfig(String name, Map<String, String> changes);
+
+    // Dead letters (docs/operations.md, "Dead letters").
+
+    /** Up to {@code limit} of a listener's dead letters older than {@code before} ({@code null}: the newest), newest first. */
+    Future<DeadLetterPage> deadLetters(String listener, int limit, String before);
+
+    /** One dead letter of a listener, with its record's fields. */
+    Future<DeadLetter> deadLetter(String listener, String id);
+
+    /**
+     * Writes chosen dead letters (or all) back to their source shards or to another stream, removing each from the
+     * dead-letter stream once written; audited. With {@code dryRun} only answers what would be done.
+     */
+    Future<Redriven> redriveDeadLetters(String listener, RedriveRequest request, boolean dryRun);
 
     /** This worker's loggers with a level set, by name ({@code ROOT} included). */
     Future<Map<String, String>> loggers();

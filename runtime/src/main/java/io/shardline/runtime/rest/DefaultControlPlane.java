@@ -18,7 +18,10 @@ import io.shardline.runtime.rest.entity.GroupView;
 import io.shardline.runtime.rest.entity.HealthStatus;
 import io.shardline.runtime.rest.entity.ListenerHistoryView;
 import io.shardline.runtime.rest.entity.ListenerInfo;
+import io.shardline.runtime.rest.entity.DeadLetter;
+import io.shardline.runtime.rest.entity.DeadLetterPage;
 import io.shardline.runtime.rest.entity.ListenerOffsets;
+import io.shardline.runtime.rest.entity.Redriven;
 import io.shardline.runtime.rest.entity.OffsetsAltered;
 import io.shardline.runtime.rest.entity.ListenerState;
 import io.shardline.runtime.rest.entity.ListenerStatus;
@@ -72,6 +75,7 @@ public final class DefaultControlPlane implements ControlPlane {
     private final Plugins plugins;
     private final GroupAdmin groups;
     private final OffsetAdmin offsets;
+    private final DeadLetterAdmin deadLetters;
 
     /**
      * A control plane.
@@ -102,6 +106,7 @@ public final class DefaultControlPlane implements ControlPlane {
         this.plugins = plugins;
         this.groups = new GroupAdmin(cluster, redis, this::listenerStatuses);
         this.offsets = new OffsetAdmin(cluster, redis, states, name -> located(name).map(Located::config));
+        this.deadLetters = new DeadLetterAdmin(cluster, redis, name -> located(name).map(Located::config));
     }
 
     /** The target-state store (the worker polls its snapshots). */
@@ -325,6 +330,21 @@ public final class DefaultControlPlane implements ControlPlane {
     @Override
     public Future<OffsetsAltered> resetOffsets(String listener, boolean dryRun) {
         return offsets.reset(listener, dryRun);
+    }
+
+    @Override
+    public Future<DeadLetterPage> deadLetters(String listener, int limit, String before) {
+        return deadLetters.list(listener, limit, before);
+    }
+
+    @Override
+    public Future<DeadLetter> deadLetter(String listener, String id) {
+        return deadLetters.show(listener, id);
+    }
+
+    @Override
+    public Future<Redriven> redriveDeadLetters(String listener, RedriveRequest request, boolean dryRun) {
+        return deadLetters.redrive(listener, request, dryRun);
     }
 
     @Override

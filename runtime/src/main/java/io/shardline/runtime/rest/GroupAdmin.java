@@ -24,8 +24,8 @@ import java.util.function.Supplier;
  * plus those a listener names; lag is read from Redis. A deletion is refused (409) while a listener using the
  * group is not {@code STOPPED} (its members would configure the group again) or while the coordinator still
  * has members; otherwise the coordinator forgets the group first (its tombstone is committed, so no leader
- * brings it back), then its Redis consumer group and owner hash on every shard and its audit stream are
- * deleted. Thread-safe; never blocks.
+ * brings it back), then its Redis consumer group, owner hash and error hash on every shard and its audit stream
+ * are deleted. Thread-safe; never blocks.
  */
 final class GroupAdmin {
 
@@ -107,7 +107,8 @@ final class GroupAdmin {
             steps.add(redis.send(Request.cmd(Command.XGROUP).arg("DESTROY").arg(shard.key()).arg(group))
                     .recover(e -> String.valueOf(e.getMessage()).contains("requires the key to exist")
                             ? Future.succeededFuture() : Future.failedFuture(e)));
-            steps.add(redis.send(Request.cmd(Command.DEL).arg(shard.ownerKey(group))));
+            steps.add(redis.send(Request.cmd(Command.DEL).arg(shard.ownerKey(group))
+                    .arg(io.shardline.runtime.shard.ShardCommands.errorsKey(shard, group))));
         }
         steps.add(redis.send(Request.cmd(Command.DEL).arg(keys.audit(group))));
         return Future.all(steps).mapEmpty();

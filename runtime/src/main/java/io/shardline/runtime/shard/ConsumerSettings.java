@@ -21,6 +21,8 @@ import java.util.Objects;
  * @param hotPath how the fenced ack-and-read of the hot path is done (a Redis Cluster always uses the script)
  * @param ackLingerMs how long a shard that keeps up may hold the acknowledgement of its last handled batch so that it
  *                    rides on the shard's next read ({@code ack.linger.ms}; 0: acknowledge at once)
+ * @param maxDeliveries Redis deliveries of a record after which it is dead-lettered without calling the handler again
+ *                      ({@code max.deliveries}; see docs/operations.md, "Poison records")
  */
 public record ConsumerSettings(
         String group,
@@ -36,7 +38,11 @@ public record ConsumerSettings(
         long wakeUpBlockMs,
         int takeoverPageSize,
         HotPath hotPath,
-        long ackLingerMs) {
+        long ackLingerMs,
+        int maxDeliveries) {
+
+    /** The default {@code max.deliveries}. */
+    public static final int DEFAULT_MAX_DELIVERIES = 5;
 
     /** The default {@code ack.linger.ms}. */
     public static final long DEFAULT_ACK_LINGER_MS = 100;
@@ -59,6 +65,7 @@ public record ConsumerSettings(
         requirePositive("max.concurrency", maxConcurrency);
         requirePositive("batch.size", batchSize);
         requirePositive("max.attempts", maxAttempts);
+        requirePositive("max.deliveries", maxDeliveries);
         requirePositive("handler.timeout.ms", handlerTimeoutMs);
         requirePositive("wake-up block", wakeUpBlockMs);
         requirePositive("takeover page", takeoverPageSize);
@@ -76,44 +83,51 @@ public record ConsumerSettings(
                             long retryBackoffMs, long retryBackoffMaxMs, String deadLetterStream, long handlerTimeoutMs,
                             ReleaseMode releaseMode, long wakeUpBlockMs, int takeoverPageSize) {
         this(group, maxConcurrency, batchSize, ackMode, maxAttempts, retryBackoffMs, retryBackoffMaxMs, deadLetterStream,
-                handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, HotPath.TRANSACTION, DEFAULT_ACK_LINGER_MS);
+                handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, HotPath.TRANSACTION, DEFAULT_ACK_LINGER_MS, DEFAULT_MAX_DELIVERIES);
     }
 
     /** Defaults for tests and tools: 4 workers, batches of 100, 3 attempts, 100 ms..10 s backoff, 30 s timeout. */
     public static ConsumerSettings defaults(String group, String deadLetterStream) {
         return new ConsumerSettings(group, 4, 100, AckMode.ACK, 3, 100, 10_000, deadLetterStream, 30_000,
-                ReleaseMode.FINISH, 1_000, 1_000, HotPath.TRANSACTION, DEFAULT_ACK_LINGER_MS);
+                ReleaseMode.FINISH, 1_000, 1_000, HotPath.TRANSACTION, DEFAULT_ACK_LINGER_MS, DEFAULT_MAX_DELIVERIES);
     }
 
     /** A copy with other local worker capacity and batch size. */
     public ConsumerSettings withConcurrency(int newMaxConcurrency, int newBatchSize) {
         return new ConsumerSettings(group, newMaxConcurrency, newBatchSize, ackMode, maxAttempts, retryBackoffMs,
-                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath, ackLingerMs);
+                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath, ackLingerMs, maxDeliveries);
     }
 
     /** A copy with other retry settings. */
     public ConsumerSettings withRetries(int newMaxAttempts, long newBackoffMs, long newBackoffMaxMs, long newTimeoutMs) {
         return new ConsumerSettings(group, maxConcurrency, batchSize, ackMode, newMaxAttempts, newBackoffMs,
-                newBackoffMaxMs, deadLetterStream, newTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath, ackLingerMs);
+                newBackoffMaxMs, deadLetterStream, newTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath, ackLingerMs, maxDeliveries);
     }
 
     /** A copy with another ack mode and release mode. */
     public ConsumerSettings withModes(AckMode newAckMode, ReleaseMode newReleaseMode) {
         return new ConsumerSettings(group, maxConcurrency, batchSize, newAckMode, maxAttempts, retryBackoffMs,
-                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, newReleaseMode, wakeUpBlockMs, takeoverPageSize, hotPath, ackLingerMs);
+                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, newReleaseMode, wakeUpBlockMs, takeoverPageSize, hotPath, ackLingerMs, maxDeliveries);
     }
 
     /** A copy with another hot path. */
     public ConsumerSettings withHotPath(HotPath newHotPath) {
         return new ConsumerSettings(group, maxConcurrency, batchSize, ackMode, maxAttempts, retryBackoffMs,
-                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, newHotPath, ackLingerMs);
+                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, newHotPath, ackLingerMs, maxDeliveries);
     }
 
     /** A copy with another acknowledgement linger (0: acknowledge every batch at once). */
     public ConsumerSettings withAckLinger(long newAckLingerMs) {
         return new ConsumerSettings(group, maxConcurrency, batchSize, ackMode, maxAttempts, retryBackoffMs,
                 retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath,
-                newAckLingerMs);
+                newAckLingerMs, maxDeliveries);
+    }
+
+    /** A copy with another {@code max.deliveries}. */
+    public ConsumerSettings withMaxDeliveries(int newMaxDeliveries) {
+        return new ConsumerSettings(group, maxConcurrency, batchSize, ackMode, maxAttempts, retryBackoffMs,
+                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath,
+                ackLingerMs, newMaxDeliveries);
     }
 
     /** The retry delay before attempt {@code attempt + 1}: {@code retryBackoffMs * 2^(attempt-1)}, capped. */

@@ -128,7 +128,7 @@ public final class MemberShards {
         this.executor = vertx.createSharedWorkerExecutor("shardline-handler-" + handlerContext.memberId(),
                 settings.maxConcurrency() * 2, 365, TimeUnit.DAYS);
         this.invoker = new HandlerInvoker(handler, executor, settings.handlerTimeoutMs());
-        DeadLetterWriter deadLetters = new DeadLetterWriter(commands, settings.deadLetterStream(), clockMs);
+        DeadLetterWriter deadLetters = new DeadLetterWriter(commands, settings, clockMs);
         this.scheduler = new ShardScheduler(vertx, context, redis, settings, new ShardScheduler.Shards() {
             @Override
             public OwnedShard get(ShardId shard) {

@@ -167,6 +167,39 @@ public final class ShardCommands {
                 .recover(e -> String.valueOf(e.getMessage()).startsWith("BUSYGROUP") ? Future.succeededFuture() : Future.failedFuture(e));
     }
 
+    /**
+     * Notes {@code error} as the last handler error of {@code ids} in the shard's error hash ({@link #errorsKey}),
+     * kept while the entries are pending so that a record dead-lettered at {@code max.deliveries} (possibly by another
+     * worker, after this one died) carries it.
+     */
+    public Future<Void> noteError(ShardId shard, String group, List<String> ids, String error) {
+        return withLibrary(() -> {
+            Request req = errorCall("shard_note_error", shard, group).arg(group).arg(error);
+            ids.forEach(req::arg);
+            return redis.send(req).mapEmpty();
+        });
+    }
+
+    /** The last handler error noted for entry {@code id} ({@link #noteError}), empty when none. */
+    public Future<java.util.Optional<String>> lastError(ShardId shard, String group, String id) {
+        return withLibrary(() -> redis.send(errorCall("shard_error", shard, group).arg("GET").arg(id))
+                .map(r -> java.util.Optional.ofNullable(r == null ? null : r.toString())));
+    }
+
+    /** Drops the error noted for entry {@code id} (its dead letter is written). */
+    public Future<Void> clearError(ShardId shard, String group, String id) {
+        return withLibrary(() -> redis.send(errorCall("shard_error", shard, group).arg("DEL").arg(id)).mapEmpty());
+    }
+
+    /** The key of a shard's error hash for {@code group}: {@code {<stream>:<i>}:errors:<group>} (the shard's slot). */
+    public static String errorsKey(ShardId shard, String group) {
+        return shard.key() + ":errors:" + group;
+    }
+
+    private static Request errorCall(String function, ShardId shard, String group) {
+        return Request.cmd(Command.FCALL).arg(function).arg(2).arg(shard.key()).arg(errorsKey(shard, group));
+    }
+
     /** Appends {@code fields} to {@code stream} ({@code XADD stream * ...}); returns the new entry id. */
     public Future<String> append(String stream, Map<String, String> fields) {
         Request req = Request.cmd(Command.XADD).arg(stream).arg("*");

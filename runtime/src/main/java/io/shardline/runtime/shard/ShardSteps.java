@@ -150,7 +150,8 @@ final class ShardSteps {
         boolean replay = s.phase() == ShardPhase.REPLAYING;
         Future<ShardCommands.ReadResult> read = !replay && s.keepingUp
                 ? commands.readNew(s.shard(), settings.group(), memberId, s.ownerEpoch(), settings.batchSize())
-                : commands.read(s.shard(), settings.group(), memberId, s.ownerEpoch(), settings.batchSize(), replay ? s.cursor : ">");
+                : commands.read(s.shard(), settings.group(), memberId, s.ownerEpoch(), replay ? 1 : settings.batchSize(),
+                        replay ? s.cursor : ">"); // pending entries one by one: a poison record is delivered alone
         on(read, ar -> {
             if (ar.failed()) {
                 redisFailed(s, ar.cause(), !replay);
@@ -183,7 +184,7 @@ final class ShardSteps {
                 finish(s, Next.AGAIN);
                 return;
             }
-            s.batch = new BatchRun(page.records());
+            s.batch = new BatchRun(page.records(), settings.maxDeliveries());
             finish(s, Next.AGAIN); // the handler call waits for a local worker (and, if paused meanwhile, for the resume)
         });
     }
@@ -224,6 +225,7 @@ final class ShardSteps {
             }
             metrics.failedAttempt();
             Throwable error = ar.cause();
+            deadLetters.noteFailure(records.get(0), ids(records), BatchRun.unwrap(error));
             switch (batch.failed(error, settings.maxAttempts())) {
                 case RETRY -> {
                     long delay = settings.backoffMs(batch.attempt() - 1);
@@ -266,7 +268,7 @@ final class ShardSteps {
         }
         BatchRun batch = s.batch;
         StreamRecord record = batch.current().get(0);
-        on(deadLetters.write(record, s, batch.attemptsMade(), batch.lastError()), ar -> {
+        on(deadLetters.write(record, s, batch.attemptsMade(), batch.poison() ? null : batch.lastError()), ar -> {
             if (ar.failed() && ShardFailure.permanent(ar.cause()) && s.phase().active()) {
                 deadLetterFailed(s, record, ar.cause());
                 return;
@@ -275,9 +277,10 @@ final class ShardSteps {
                 redisFailed(s, ar.cause());
                 return;
             }
-            LOG.error("member {} shard {}: record {} failed {} attempt(s); written to dead-letter stream {} as {}: {}",
-                    memberId, s.shard(), record.entryId(), batch.attemptsMade(), settings.deadLetterStream(), ar.result(),
-                    DeadLetterWriter.describe(batch.lastError()));
+            LOG.error("member {} shard {}: record {} failed {} attempt(s) (delivery {}); written to dead-letter stream {} as {}: {}",
+                    memberId, s.shard(), record.entryId(), batch.attemptsMade(), record.deliveryCount(),
+                    settings.deadLetterStream(), ar.result(), batch.poison() ? "max.deliveries reached"
+                            : DeadLetterWriter.describe(batch.lastError()));
             metrics.deadLettered();
             batch.advance();
             s.unacked = List.of(record.entryId());
@@ -367,7 +370,7 @@ final class ShardSteps {
                 s.wakeId = page.cursor();
                 finish(s, Next.IDLE);
             } else {
-                s.batch = new BatchRun(page.records()); // read ahead; handled when the shard's turn comes again
+                s.batch = new BatchRun(page.records(), settings.maxDeliveries()); // read ahead; handled when the shard's turn comes again
                 finish(s, Next.AGAIN);
             }
         });

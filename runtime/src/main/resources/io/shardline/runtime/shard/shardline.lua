@@ -113,8 +113,30 @@ local function shard_set_owner(keys, a)
   return 1
 end
 
+-- The last handler error of entries still pending (for dead-lettering a record at max.deliveries, see
+-- docs/operations.md "Poison records"): KEYS[2] here is the error hash {<stream>:<i>}:errors:<group>.
+-- ARGV: group error id...   Notes error for every id; when a new field came in, drops the fields of entries
+-- the group no longer has pending (handled after all), so the hash holds only entries in flight.
+local function shard_note_error(keys, a)
+  local added = 0
+  for i = 3, #a do added = added + redis.call('HSET', keys[2], a[i], a[2]) end
+  if added == 0 then return 0 end
+  local all = redis.call('HGETALL', keys[2])
+  for i = 1, #all, 2 do
+    local id = all[i]
+    if #redis.call('XPENDING', keys[1], a[1], id, id, 1) == 0 then redis.call('HDEL', keys[2], id) end
+  end
+  return added
+end
+
+-- ARGV: GET|DEL id   The error noted for id (false when none), or drops it (after its dead letter is written).
+local function shard_error(keys, a)
+  if a[1] == 'DEL' then return redis.call('HDEL', keys[2], a[2]) end
+  return redis.call('HGET', keys[2], a[2])
+end
+
 local function shardline_version()
-  return '3'
+  return '4'
 end
 
 redis.register_function('shard_read', shard_read)
@@ -122,4 +144,6 @@ redis.register_function('shard_ack', shard_ack)
 redis.register_function('shard_ack_read', shard_ack_read)
 redis.register_function('shard_takeover', shard_takeover)
 redis.register_function('shard_set_owner', shard_set_owner)
+redis.register_function('shard_note_error', shard_note_error)
+redis.register_function('shard_error', shard_error)
 redis.register_function{function_name = 'shardline_version', callback = shardline_version, flags = {'no-writes'}}

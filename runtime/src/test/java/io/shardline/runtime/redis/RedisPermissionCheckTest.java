@@ -64,9 +64,13 @@ class RedisPermissionCheckTest {
             Throwable e = failure(new RedisPermissionCheck(ACL, Map.of("orders", "billing")).run(client), WAIT);
             assertThat(e).isInstanceOf(RedisPermissionException.class);
             assertThat(((RedisPermissionException) e).denials()).extracting(RedisPermissionCheck.Denial::describe)
-                    .containsExactly("CLIENT|UNBLOCK", "XADD on key 'orders.dlq'");
+                    .containsExactly("CLIENT|UNBLOCK", "EVAL on key 'orders.dlq'", "EVALSHA on key 'orders.dlq'",
+                            "XADD on key 'orders.dlq'", "XDEL on key 'orders.dlq'", "XLEN on key 'orders.dlq'",
+                            "XREVRANGE on key 'orders.dlq'");
             assertThat(e.getMessage()).startsWith("Redis user 'partial' (redis.user) lacks permissions the worker "
-                    + "needs: CLIENT|UNBLOCK, XADD on key 'orders.dlq' (Redis answered: NOPERM")
+                    + "needs: CLIENT|UNBLOCK, EVAL on key 'orders.dlq', EVALSHA on key 'orders.dlq', XADD on key "
+                    + "'orders.dlq', XDEL on key 'orders.dlq', XLEN on key 'orders.dlq', XREVRANGE on key 'orders.dlq' "
+                    + "(Redis answered: NOPERM")
                     .endsWith("Grant the ACL that bin/shardline redis-acl --cluster prod --stream orders "
                             + "--dead-letter orders.dlq prints, naming every stream and dead-letter key of the workers' "
                             + "listeners: its key patterns replace the user's (docs/security.md, \"Redis\").");

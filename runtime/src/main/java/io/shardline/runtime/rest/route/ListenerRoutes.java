@@ -19,8 +19,9 @@ import java.util.TreeMap;
  * {@code /listeners}: list ({@code ?expand=status}, {@code ?expand=info}), create, read, replace config, delete, status, history
  * (records/s, dead letters/s and lag over 15 minutes, for the console's charts),
  * pause/resume/stop (202, persisted target states, idempotent), restart ({@code ?includeMembers&onlyFailed},
- * KIP-745; {@code includeTasks} as Connect names it), members as Connect's tasks ({@link MemberRoutes}), per-shard pause/resume and positions ({@link OffsetRoutes}),
- * config read and patch ({@link ConfigRoutes}).
+ * KIP-745; {@code includeTasks} as Connect names it), members as Connect's tasks ({@link MemberRoutes}), per-shard
+ * pause/resume and positions ({@link OffsetRoutes}), config read and patch ({@link ConfigRoutes}), dead letters
+ * ({@link DeadLetterRoutes}).
  */
 public final class ListenerRoutes {
 
@@ -57,6 +58,7 @@ public final class ListenerRoutes {
         OffsetRoutes.addTo(router, plane);
         ConfigRoutes.addTo(router, plane);
         MemberRoutes.addTo(router, plane);
+        DeadLetterRoutes.addTo(router, plane);
         return router;
     }
 

@@ -1,0 +1,202 @@
+package io.shardline.benchmarks.runtime;
+
+import io.shardline.testkit.net.FreePorts;
+import io.shardline.testkit.redis.RedisServer;
+import io.shardline.testkit.redis.RespProbe;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What idle shards cost (docs/benchmarks.md, "Cost curve"): worker CPU and Redis CPU per second while workers own
+ * shards that receive nothing. For each scenario it starts its own {@code redis-server}, starts the workers from
+ * the built distribution with one listener ({@code logging-sink}, {@code start.from=latest}), waits until every
+ * shard has an owner in Redis and a warm-up has passed, then reads the CPU time of the worker processes
+ * ({@code /proc/<pid>/stat}) and of Redis ({@code INFO cpu}) over a measured window. CPU time, not wall time, is
+ * measured, so the figure holds on a machine that is busy with other work (the load average is printed beside it).
+ *
+ * <p>Scenarios: one worker with one member owning 16, 256 and 4,096 shards; four workers with 16 members each
+ * (64 members) on 4,096 shards. Run after {@code mvn -B -ntp -DskipTests package}:
+ * {@code java -cp benchmarks/target/benchmarks.jar io.shardline.benchmarks.runtime.IdleCostBench
+ * dist/target/shardline-0.1.0-SNAPSHOT [WINDOW_SECONDS=30]}. Every process it starts is stopped by its pid.
+ * Target: an idle shard costs at most 1 % of a core per 1,000 shards, on the worker and on Redis: the marginal
+ * column, the cost above the first row's (a worker's fixed cost: cluster heartbeats, ticks, its REST server), per
+ * 1,000 shards more (for several workers, above that many times the first row's worker cost).
+ */
+public final class IdleCostBench {
+
+    private static final long OWN_TIMEOUT_MS = 300_000;
+    private static final long WARM_UP_MS = 15_000;
+    private static final long CLOCK_TICKS_PER_SECOND = 100;
+
+    /** One measured configuration: workers x members per worker over shards. */
+    private record Scenario(int workers, int membersPerWorker, int shards) {
+        String name() {
+            return workers + " worker(s) x " + membersPerWorker + " member(s), " + shards + " shards";
+        }
+    }
+
+    /** CPU used in the window, as a fraction of one core, and the workers' resident memory at its end. */
+    private record Cost(double workerCores, double redisCores, long workerRssKb) {
+    }
+
+    private IdleCostBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 1) {
+            System.err.println("usage: IdleCostBench DIST_DIR [WINDOW_SECONDS=30]");
+            System.exit(2);
+        }
+        Path dist = Path.of(args[0]).toAbsolutePath();
+        long windowMs = TimeUnit.SECONDS.toMillis(args.length > 1 ? Long.parseLong(args[1]) : 30);
+        if (!Files.isExecutable(dist.resolve("bin/start-worker"))) {
+            System.err.println("no bin/start-worker in " + dist + "; build the distribution first (mvn package)");
+            System.exit(2);
+        }
+        List<Scenario> scenarios = List.of(new Scenario(1, 1, 16), new Scenario(1, 1, 256),
+                new Scenario(1, 1, 4096), new Scenario(4, 16, 4096));
+        System.out.printf("load average before: %s; window %d s%n", loadAverage(), windowMs / 1000);
+        System.out.println("| scenario | worker CPU (% of a core) | Redis CPU (% of a core) "
+                + "| marginal per 1,000 shards over the first row: worker / Redis | worker RSS (MiB) | load average |");
+        System.out.println("| --- | --- | --- | --- | --- | --- |");
+        Cost base = null;
+        Scenario baseScenario = null;
+        for (Scenario scenario : scenarios) {
+            Cost cost = measure(dist, scenario, windowMs);
+            String marginal = "—";
+            if (base == null) {
+                base = cost;
+                baseScenario = scenario;
+            } else {
+                double perThousand = 1000.0 / (scenario.shards() - baseScenario.shards());
+                marginal = String.format(Locale.ROOT, "%.3f / %.3f",
+                        100 * (cost.workerCores() - base.workerCores() * scenario.workers()) * perThousand,
+                        100 * (cost.redisCores() - base.redisCores()) * perThousand);
+            }
+            System.out.printf(Locale.ROOT, "| %s | %.2f | %.2f | %s | %d | %s |%n", scenario.name(),
+                    100 * cost.workerCores(), 100 * cost.redisCores(), marginal, cost.workerRssKb() / 1024,
+                    loadAverage());
+        }
+    }
+
+    private static Cost measure(Path dist, Scenario scenario, long windowMs) throws Exception {
+        Path work = Files.createTempDirectory("idle-bench");
+        String stream = "idle" + scenario.shards() + "x" + scenario.workers();
+        Path listeners = Files.createDirectories(work.resolve("listeners"));
+        Files.writeString(listeners.resolve(stream + ".properties"), String.join("\n", "handler=logging-sink",
+                "streams=" + stream + ":" + scenario.shards(), "group=" + stream,
+                "concurrency=" + scenario.membersPerWorker(), "start.from=latest", ""));
+        RedisServer redis = RedisServer.start(false);
+        List<Process> workers = new ArrayList<>();
+        try {
+            String cluster = "idle-" + UUID.randomUUID().toString().substring(0, 8);
+            List<Integer> ports = FreePorts.take(2 * scenario.workers());
+            StringBuilder seeds = new StringBuilder();
+            for (int i = 0; i < scenario.workers(); i++) {
+                seeds.append(i == 0 ? "" : ",").append("127.0.0.1:").append(ports.get(i));
+            }
+            for (int i = 0; i < scenario.workers(); i++) {
+                String id = "w" + i;
+                Path config = work.resolve(id + ".properties");
+                Files.writeString(config, String.join("\n", "cluster.name=" + cluster, "worker.id=" + id,
+                        "cluster.port=" + ports.get(i), "cluster.members=" + seeds, "redis.url=" + redis.uri(),
+                        "rest.port=" + ports.get(scenario.workers() + i), "plugin.path=" + dist.resolve("plugins"),
+                        "listeners.dir=" + listeners, "log.dir=" + work.resolve("logs"), ""), StandardCharsets.UTF_8);
+                workers.add(new ProcessBuilder(dist.resolve("bin/start-worker").toString(), config.toString())
+                        .directory(work.toFile()).redirectErrorStream(true)
+                        .redirectOutput(work.resolve(id + ".out").toFile()).start());
+            }
+            try (RespProbe probe = redis.probe()) {
+                awaitOwned(probe, stream, scenario.shards(), workers, work);
+                TimeUnit.MILLISECONDS.sleep(WARM_UP_MS); // a measured warm-up, not a condition
+                long workerTicks = workerTicks(workers);
+                double redisSeconds = redisCpuSeconds(probe);
+                long start = System.nanoTime();
+                TimeUnit.MILLISECONDS.sleep(windowMs); // the measured window
+                double elapsed = (System.nanoTime() - start) / 1e9;
+                double workerCpu = (workerTicks(workers) - workerTicks) / (double) CLOCK_TICKS_PER_SECOND;
+                double redisCpu = redisCpuSeconds(probe) - redisSeconds;
+                return new Cost(workerCpu / elapsed, redisCpu / elapsed, workerRssKb(workers));
+            }
+        } finally {
+            for (Process p : workers) {
+                p.destroy();
+            }
+            for (Process p : workers) {
+                if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            }
+            redis.close();
+        }
+    }
+
+    /** Waits until every shard's owner hash names an owner (the coordinator handed every shard to a member). */
+    private static void awaitOwned(RespProbe probe, String stream, int shards, List<Process> workers, Path work)
+            throws IOException, InterruptedException {
+        String script = "local n = 0 for i = 0, tonumber(ARGV[2]) - 1 do "
+                + "if redis.call('HGET', '{' .. ARGV[1] .. ':' .. i .. '}:owner:' .. ARGV[1], 'owner') then n = n + 1 end "
+                + "end return n";
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OWN_TIMEOUT_MS);
+        long owned = 0;
+        while (System.nanoTime() < deadline) {
+            owned = (Long) probe.call("EVAL", script, "0", stream, Integer.toString(shards));
+            if (owned == shards) {
+                return;
+            }
+            for (Process p : workers) {
+                if (!p.isAlive()) {
+                    throw new IllegalStateException("a worker exited (" + p.exitValue() + "); see " + work);
+                }
+            }
+            TimeUnit.MILLISECONDS.sleep(200);
+        }
+        throw new IllegalStateException(owned + " of " + shards + " shards owned after " + OWN_TIMEOUT_MS
+                + " ms; see " + work);
+    }
+
+    private static long workerTicks(List<Process> workers) throws IOException {
+        long ticks = 0;
+        for (Process p : workers) {
+            String stat = Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"));
+            // Fields after the command name (in parentheses): state is field 3, utime 14 and stime 15.
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        }
+        return ticks;
+    }
+
+    private static long workerRssKb(List<Process> workers) throws IOException {
+        long kb = 0;
+        for (Process p : workers) {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(p.pid()), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    kb += Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        }
+        return kb;
+    }
+
+    private static double redisCpuSeconds(RespProbe probe) throws IOException {
+        double total = 0;
+        for (String line : ((String) probe.call("INFO", "cpu")).split("\r?\n")) {
+            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+                total += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+            }
+        }
+        return total;
+    }
+
+    private static String loadAverage() {
+        return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+}
