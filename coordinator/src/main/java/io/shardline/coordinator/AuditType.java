@@ -21,6 +21,8 @@ public enum AuditType {
      * its shards are released once it proves under a new epoch that it stopped, or when its lease passes.
      */
     MEMBER_REBALANCE_TIMEOUT,
+    /** The group's configuration changed (the detail names each setting, old and new, and the revision). */
+    GROUP_CONFIGURED,
     /** The group epoch moved. */
     GROUP_EPOCH_BUMPED,
     /** The target assignment changed and the assignment epoch moved. */

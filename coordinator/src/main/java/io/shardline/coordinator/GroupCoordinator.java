@@ -3,11 +3,13 @@ package io.shardline.coordinator;
 import io.shardline.api.assignor.Assignor;
 import io.shardline.coordinator.group.Group;
 import io.shardline.coordinator.group.GroupConfig;
+import io.shardline.coordinator.group.GroupConfigDiff;
 import io.shardline.coordinator.group.GroupView;
 import io.shardline.coordinator.group.Member;
 import io.shardline.coordinator.group.MemberState;
 import io.shardline.coordinator.protocol.CoordinatorException;
 import io.shardline.coordinator.protocol.ErrorCode;
+import io.shardline.coordinator.protocol.GroupConfigRefusedException;
 import io.shardline.coordinator.protocol.GroupNotFoundException;
 import io.shardline.coordinator.protocol.HeartbeatRequest;
 import io.shardline.coordinator.protocol.HeartbeatResponse;
@@ -112,13 +114,29 @@ public final class GroupCoordinator {
 
     /**
      * Creates a group or changes its configuration. A change bumps the group epoch with {@code reason} (e.g.
-     * {@code SHARD_SET_CHANGED} for a shard-count migration, {@code RESHARD_ROLLBACK} for its rollback).
+     * {@code SHARD_SET_CHANGED} for a shard-count migration, {@code RESHARD_ROLLBACK} for its rollback) and is
+     * audited as {@code GROUP_CONFIGURED} with each changed setting. The configuration of the highest revision
+     * wins: the same settings under a higher revision only record the revision. Unversioned configurations
+     * (revision 0 on both sides: tests, embedded use) replace each other.
+     *
+     * @throws GroupConfigRefusedException (nothing emitted, the group keeps its configuration) when {@code config}
+     *     has other settings than the group's and an older revision, or the same (non-zero) revision, or when,
+     *     with reason {@code CONFIG_CHANGED} (a listener's definition), it changes the shard count of a stream
+     *     the group manages: only a resharding changes that
      */
     public CoordinatorResult<Void> configureGroup(long nowMs, GroupConfig config, ChangeReason reason) {
         Objects.requireNonNull(config, "config");
         Group existing = groups.get(config.groupId());
-        if (existing != null && existing.config().equals(config)) {
-            return new CoordinatorResult<>(List.of(), null);
+        if (existing != null && existing.config().sameSettings(config)) {
+            if (config.revision() <= existing.config().revision()) {
+                return new CoordinatorResult<>(List.of(), null);
+            }
+            GroupChanges c = changes(existing, nowMs);
+            c.emit(Records.newGroupConfigRecord(config));
+            return c.result(null);
+        }
+        if (existing != null) {
+            throwIfRefused(existing.config(), config, reason);
         }
         if (existing == null) {
             replay(Records.newGroupConfigRecord(config));
@@ -128,11 +146,40 @@ public final class GroupCoordinator {
             c.records().add(Records.newGroupConfigRecord(config));
             c.bumpGroupEpoch(ChangeReason.GROUP_CREATED, null);
         } else {
+            GroupConfigDiff diff = GroupConfigDiff.between(existing.config(), config);
             c.emit(Records.newGroupConfigRecord(config));
+            c.audit(AuditType.GROUP_CONFIGURED, "", null, -1, diff + " (revision " + config.revision() + ")");
             c.bumpGroupEpoch(Objects.requireNonNull(reason, "reason"), null);
         }
         c.maybeRecompute();
         return c.result(null);
+    }
+
+    private static void throwIfRefused(GroupConfig current, GroupConfig offered, ChangeReason reason) {
+        String group = current.groupId();
+        GroupConfigDiff diff = GroupConfigDiff.between(current, offered);
+        boolean versioned = offered.revision() > 0 || current.revision() > 0;
+        if (versioned && offered.revision() < current.revision()) {
+            throw new GroupConfigRefusedException("group '" + group + "' has the configuration of revision "
+                    + current.revision() + "; this one is of the older revision " + offered.revision() + " and "
+                    + "differs in " + diff + ": the group keeps the newer one. This worker runs an older definition "
+                    + "of the listener: update its listener file (or wait for it to read the stored definition) and "
+                    + "restart the listener here");
+        }
+        if (versioned && offered.revision() == current.revision()) {
+            throw new GroupConfigRefusedException("group '" + group + "' has a configuration of revision "
+                    + current.revision() + " that differs from this one of the same revision in " + diff
+                    + ": workers disagree about the group's settings (the timeouts come from each worker's "
+                    + "worker.properties unless the listener sets them). Make them agree, or set the keys in the "
+                    + "listener (a new revision applies to every worker)");
+        }
+        List<String> resharded = GroupConfigDiff.reshardedStreams(current, offered);
+        if (reason == ChangeReason.CONFIG_CHANGED && !resharded.isEmpty()) {
+            throw new GroupConfigRefusedException("group '" + group + "': " + String.join(", ", resharded)
+                    + ": a stream's shard count cannot change under a running group (resharding is not supported "
+                    + "yet). Keep the stream's shard count in the listener's streams setting, or consume a new "
+                    + "stream with the other count (see docs/operations.md, Changing the shard count)");
+        }
     }
 
     /**

@@ -125,6 +125,13 @@ class ShardlineCliIntegrationTest {
                 .isEqualTo("DEBUG");
         assertThat(run("loggers", "io.shardline.runtime.rest", "LOUD").exit()).isEqualTo(1);
 
+        // Streams: the running listener's stream has a topology; one is created from the command line, once.
+        assertThat(ok("streams", "create", "cli-made", "--shards", "3")).contains("Created stream cli-made with 3");
+        assertThat(run("streams", "create", "cli-made", "--shards", "5").exit()).isEqualTo(5);
+        assertThat(ok("streams", "list")).contains("cli-made", "orders", "STABLE");
+        assertThat(ok("streams", "describe", "orders")).contains("Stream orders:", "routing epoch 1", "STABLE",
+                "listener orders");
+
         // Errors: unknown listener 4, wrong token 6, nobody listening 3.
         assertThat(run("offsets", "show", "nope").exit()).isEqualTo(4);
         Run denied = runWith(List.of("groups", "list", "--url", url, "--token", "wrong"), Map.of());

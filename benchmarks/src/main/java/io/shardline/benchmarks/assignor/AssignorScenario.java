@@ -50,6 +50,10 @@ public enum AssignorScenario {
     CSAB_1K_HOMOGENEOUS_FULL(() -> clientSide(1_000, false, false)),
     /** The same, incremental (previous assignment plus one new member). */
     CSAB_1K_HOMOGENEOUS_INCREMENTAL(() -> clientSide(1_000, false, true)),
+    /** 1,000 members, 100 topics x 100 shards (Kafka's partitionsToConsumersRatio 10), homogeneous, full. */
+    CSAB_1K_R10_HOMOGENEOUS_FULL(() -> clientSide(1_000, 10, false, false)),
+    /** The same, incremental (one member joins a group whose other members own their previous assignment). */
+    CSAB_1K_R10_HOMOGENEOUS_INCREMENTAL(() -> clientSide(1_000, 10, false, true)),
     /** 1,000 members reading two neighbouring topics each, full. */
     CSAB_1K_HETEROGENEOUS_FULL(() -> clientSide(1_000, true, false)),
     /** The same, incremental. */
@@ -178,7 +182,12 @@ public enum AssignorScenario {
      * (no generation, as in Kafka's benchmark) and a new member reading every topic joins.
      */
     private static AssignmentProblem clientSide(int members, boolean heterogeneous, boolean incremental) {
-        int perTopic = members * PARTITIONS_PER_MEMBER / CLIENT_SIDE_TOPICS;
+        return clientSide(members, PARTITIONS_PER_MEMBER, heterogeneous, incremental);
+    }
+
+    /** Kafka's {@code ClientSideAssignorBenchmark}: 100 topics, {@code ratio} partitions per member in all. */
+    private static AssignmentProblem clientSide(int members, int ratio, boolean heterogeneous, boolean incremental) {
+        int perTopic = members * ratio / CLIENT_SIDE_TOPICS;
         ShardDescriber describer = topics(CLIENT_SIDE_TOPICS, perTopic, false);
         List<String> all = new ArrayList<>(describer.streams().keySet());
         int existing = incremental ? members - 1 : members;

@@ -22,7 +22,9 @@ import io.shardline.api.assignor.ShardDescriber;
  * </ul>
  * Identical subscriptions take the {@link ConstrainedAssignmentBuilder}, others the near-linear
  * {@link GeneralAssignmentBuilder}; members of different weights the {@link WeightedStickyBuilder} (shares
- * proportional to weight). Members are ordered by member id, so the result does not depend on the
+ * proportional to weight); on the unweighted paths a last pass, {@link WithheldSpread}, chooses which receiver of a
+ * stream gets which of its new shards so that {@code cooperative-sticky}'s first round is more even (same counts and
+ * moves). Members are ordered by member id, so the result does not depend on the
  * order of the input. Stateless and thread-safe.
  */
 public final class StickyAssignor implements Assignor {
@@ -51,8 +53,10 @@ public final class StickyAssignor implements Assignor {
         if (WeightedShares.weighted(in.members)) {
             return new WeightedStickyBuilder(in).build();
         }
-        return in.identicalSubscriptions()
+        int[] assignee = in.identicalSubscriptions()
                 ? new ConstrainedAssignmentBuilder(in).build()
                 : new GeneralAssignmentBuilder(in).build();
+        WithheldSpread.apply(in, assignee);
+        return assignee;
     }
 }

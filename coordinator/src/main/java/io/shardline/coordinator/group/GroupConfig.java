@@ -25,6 +25,11 @@ import java.util.TreeSet;
  * @param racks per stream, the racks (zones) holding each shard's data ({@code racks.get(stream).get(i)} for
  *     shard {@code i}), passed to the assignor so rack-aware ones prefer members in the same zone; a stream not
  *     listed has no rack information
+ * @param revision the version of the definition this configuration comes from (a REST listener's stored
+ *     revision, a listener file's modification time in ms; {@code 0}: unversioned): the coordinator keeps the
+ *     configuration of the highest revision and refuses an older one, so workers that disagree for a moment
+ *     (one restarted with a changed listener, another not yet) never put the group back on the old settings.
+ *     Not a setting: two configurations that differ only here are the same settings ({@link #sameSettings})
  */
 public record GroupConfig(
         String groupId,
@@ -34,7 +39,8 @@ public record GroupConfig(
         int sessionTimeoutMs,
         int heartbeatIntervalMs,
         int rebalanceTimeoutMs,
-        SortedMap<String, List<Set<String>>> racks) {
+        SortedMap<String, List<Set<String>>> racks,
+        long revision) {
 
     /** The rebalance timeout when none is given: the worker default of {@code rebalance.timeout.ms}. */
     public static final int DEFAULT_REBALANCE_TIMEOUT_MS = 30_000;
@@ -91,6 +97,16 @@ public record GroupConfig(
             }
         }
         racks = Collections.unmodifiableSortedMap(rackCopy);
+        if (revision < 0) {
+            throw new IllegalArgumentException("group '" + groupId + "': revision must be >= 0, was " + revision);
+        }
+    }
+
+    /** An unversioned configuration (revision 0). */
+    public GroupConfig(String groupId, SortedMap<String, Integer> streams, String assignor, RebalanceProtocol protocol,
+            int sessionTimeoutMs, int heartbeatIntervalMs, int rebalanceTimeoutMs,
+            SortedMap<String, List<Set<String>>> racks) {
+        this(groupId, streams, assignor, protocol, sessionTimeoutMs, heartbeatIntervalMs, rebalanceTimeoutMs, racks, 0);
     }
 
     /** A group without rack information. */
@@ -122,25 +138,36 @@ public record GroupConfig(
             }
         });
         return new GroupConfig(groupId, new TreeMap<>(newStreams), assignor, protocol, sessionTimeoutMs,
-                heartbeatIntervalMs, rebalanceTimeoutMs, kept);
+                heartbeatIntervalMs, rebalanceTimeoutMs, kept, revision);
     }
 
     /** A copy with another protocol. */
     public GroupConfig withProtocol(RebalanceProtocol newProtocol) {
         return new GroupConfig(groupId, streams, assignor, newProtocol, sessionTimeoutMs, heartbeatIntervalMs,
-                rebalanceTimeoutMs, racks);
+                rebalanceTimeoutMs, racks, revision);
     }
 
     /** A copy with another rebalance timeout. */
     public GroupConfig withRebalanceTimeoutMs(int newRebalanceTimeoutMs) {
         return new GroupConfig(groupId, streams, assignor, protocol, sessionTimeoutMs, heartbeatIntervalMs,
-                newRebalanceTimeoutMs, racks);
+                newRebalanceTimeoutMs, racks, revision);
     }
 
     /** A copy with the given shard racks (see {@link #racks}). */
     public GroupConfig withRacks(Map<String, List<Set<String>>> newRacks) {
         return new GroupConfig(groupId, streams, assignor, protocol, sessionTimeoutMs, heartbeatIntervalMs,
-                rebalanceTimeoutMs, new TreeMap<>(newRacks));
+                rebalanceTimeoutMs, new TreeMap<>(newRacks), revision);
+    }
+
+    /** A copy from the definition of {@code newRevision}. */
+    public GroupConfig withRevision(long newRevision) {
+        return new GroupConfig(groupId, streams, assignor, protocol, sessionTimeoutMs, heartbeatIntervalMs,
+                rebalanceTimeoutMs, racks, newRevision);
+    }
+
+    /** Whether {@code other} has the same settings as this (its revision may differ). */
+    public boolean sameSettings(GroupConfig other) {
+        return withRevision(0).equals(other.withRevision(0));
     }
 
     /** The racks holding shard {@code index} of {@code stream}; empty when unknown. */

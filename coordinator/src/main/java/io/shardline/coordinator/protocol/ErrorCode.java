@@ -26,7 +26,12 @@ public enum ErrorCode {
     /** The group is not configured on the coordinator: retry after a heartbeat interval. */
     GROUP_NOT_FOUND(7, false),
     /** The request is malformed (a field is missing or out of range); the message names the field. */
-    INVALID_REQUEST(8, false);
+    INVALID_REQUEST(8, false),
+    /**
+     * A group configuration was not applied (an older revision, a disagreement at the same revision, or a changed
+     * shard count); the message says why and what to do. Answers a configuration, never a heartbeat.
+     */
+    CONFIG_REFUSED(9, false);
 
     private final int code;
     private final boolean requiresRejoin;

@@ -77,14 +77,14 @@ class StickyDifferentialTest {
                 .as("cooperative-sticky gives no shard to a new owner while another member holds it, %s", p)
                 .isZero();
 
-        GroupAssignment kafkaSticky = kafka(new org.apache.kafka.clients.consumer.StickyAssignor(), p, true);
-        GroupAssignment kafkaCooperative =
-                kafka(new org.apache.kafka.clients.consumer.CooperativeStickyAssignor(), p, false);
-        if (kafkaSticky == null || kafkaCooperative == null) {
+        KafkaAnswers k = KafkaAnswers.of(p);
+        if (k == null) {
             stats.kafkaInvalid++;
             return;
         }
         stats.compared++;
+        GroupAssignment kafkaSticky = k.sticky();
+        GroupAssignment kafkaCooperative = k.cooperative();
         long ours = AssignmentChecks.balanceScore(sticky);
         long theirs = AssignmentChecks.balanceScore(kafkaSticky);
         assertThat(ours).as("balance score (lower is better) vs Kafka's %d, %s", theirs, p).isLessThanOrEqualTo(theirs);
@@ -138,7 +138,20 @@ class StickyDifferentialTest {
         }
     }
 
-    private static GroupAssignment kafka(ConsumerPartitionAssignor assignor, AssignmentProblem p, boolean complete) {
+    /** Kafka's sticky and cooperative-sticky answers to one problem. */
+    record KafkaAnswers(GroupAssignment sticky, GroupAssignment cooperative) {
+
+        /** Both answers, or null when either is invalid or Kafka's assignor threw. */
+        static KafkaAnswers of(AssignmentProblem p) {
+            GroupAssignment sticky = kafka(new org.apache.kafka.clients.consumer.StickyAssignor(), p, true);
+            GroupAssignment cooperative = kafka(new org.apache.kafka.clients.consumer.CooperativeStickyAssignor(), p,
+                    false);
+            return sticky == null || cooperative == null ? null : new KafkaAnswers(sticky, cooperative);
+        }
+    }
+
+    /** Kafka's answer when it is valid (complete if asked), else null (Kafka's general path may throw). */
+    static GroupAssignment kafka(ConsumerPartitionAssignor assignor, AssignmentProblem p, boolean complete) {
         try {
             GroupAssignment result = KafkaOracle.run(assignor, p);
             return AssignmentChecks.violations(p.group(), p.shards(), result, complete).isEmpty() ? result : null;

@@ -113,12 +113,12 @@ class StickyMoveRegressionTest {
                 .isEqualTo(fewest);
     }
 
-    private static AssignmentProblem problem(ShardDescriber streams, MemberSubscription... members) {
+    static AssignmentProblem problem(ShardDescriber streams, MemberSubscription... members) {
         return AssignmentProblem.of(new GroupSpec(Arrays.asList(members)), streams);
     }
 
     /** Name and shard count pairs. */
-    private static ShardDescriber streams(Object... nameAndCount) {
+    static ShardDescriber streams(Object... nameAndCount) {
         TreeMap<String, StreamDescription> streams = new TreeMap<>();
         for (int i = 0; i < nameAndCount.length; i += 2) {
             String name = (String) nameAndCount[i];
@@ -131,7 +131,7 @@ class StickyMoveRegressionTest {
      * A member subscribing to the space-separated {@code subscriptions} that owned {@code owned}
      * ({@code "t0:1,2 t1:0"}) in {@code generation}.
      */
-    private static MemberSubscription member(String id, String subscriptions, String owned, int generation) {
+    static MemberSubscription member(String id, String subscriptions, String owned, int generation) {
         MemberSubscription m = MemberSubscription.of(id, List.of(subscriptions.split(" ")));
         TreeMap<String, ShardSet> sets = new TreeMap<>();
         for (String part : owned.isBlank() ? new String[0] : owned.split(" ")) {

@@ -25,7 +25,7 @@ import picocli.CommandLine.Command;
                 ExitCodes.FOOTER,
                 "Each command's options: bin/shardline COMMAND [SUBCOMMAND] --help; all of them: docs/cli.md."},
         subcommands = {RedisAclCommand.class, GroupsCommand.class, OffsetsCommand.class, ListenersCommand.class,
-                LoggersCommand.class, DlqCommand.class, CommandLine.HelpCommand.class})
+                LoggersCommand.class, DlqCommand.class, StreamsCommand.class, CommandLine.HelpCommand.class})
 public final class Shardline implements Runnable {
 
     @CommandLine.Spec

@@ -7,6 +7,7 @@ import io.shardline.coordinator.CoordinatorResult;
 import io.shardline.coordinator.GroupCoordinator;
 import io.shardline.coordinator.GroupDeletion;
 import io.shardline.coordinator.protocol.ErrorCode;
+import io.shardline.coordinator.protocol.GroupConfigRefusedException;
 import io.shardline.coordinator.protocol.HeartbeatRequest;
 import io.shardline.coordinator.protocol.HeartbeatResponse;
 import io.shardline.coordinator.protocol.LeaveResponse;
@@ -416,12 +417,7 @@ public final class CoordinatorVerticle extends VerticleBase {
                     answerAfterCommit(message, op, body, result, () -> { },
                             () -> CoordinatorWire.toJson(result.response()));
                 }
-                case CoordinatorWire.CONFIGURE -> {
-                    CoordinatorResult<Void> result = coordinator.configureGroup(now, CoordinatorWire.groupConfig(body),
-                            ChangeReason.CONFIG_CHANGED);
-                    answerAfterCommit(message, op, body, result, this::observeGroups,
-                            () -> new JsonObject().put("error", ErrorCode.NONE.code()));
-                }
+                case CoordinatorWire.CONFIGURE -> configure(message, body, now);
                 case GroupAdminWire.LIST -> message.reply(GroupAdminWire.listAnswer(coordinator));
                 case GroupAdminWire.DELETE -> {
                     CoordinatorResult<GroupDeletion> result = GroupAdminWire.delete(body, coordinator);
@@ -436,6 +432,22 @@ public final class CoordinatorVerticle extends VerticleBase {
             message.fail(ErrorCode.INVALID_REQUEST.code(), "invalid " + op + " request: " + e.getMessage());
         }
         return Future.succeededFuture();
+    }
+
+    /** Applies a member's group configuration, or answers why it is refused ({@code CONFIG_REFUSED}). */
+    private void configure(Message<JsonObject> message, JsonObject body, long now) {
+        CoordinatorResult<Void> result;
+        try {
+            result = coordinator.configureGroup(now, CoordinatorWire.groupConfig(body), ChangeReason.CONFIG_CHANGED);
+        } catch (GroupConfigRefusedException e) {
+            LOG.warn("Coordinator on {}: configuration of group {} refused: {}", workerId, body.getString("groupId"),
+                    e.getMessage());
+            message.reply(new JsonObject().put("error", ErrorCode.CONFIG_REFUSED.code())
+                    .put("errorMessage", e.getMessage()));
+            return;
+        }
+        answerAfterCommit(message, CoordinatorWire.CONFIGURE, body, result, this::observeGroups,
+                () -> new JsonObject().put("error", ErrorCode.NONE.code()));
     }
 
     private void answerAfterCommit(Message<JsonObject> message, String op, JsonObject body,

@@ -131,7 +131,8 @@ public final class CoordinatorWire {
         return new JsonObject().put(OP, CONFIGURE).put("groupId", c.groupId()).put("streams", streams)
                 .put("assignor", c.assignor()).put("protocol", c.protocol().name())
                 .put("sessionTimeoutMs", c.sessionTimeoutMs()).put("heartbeatIntervalMs", c.heartbeatIntervalMs())
-                .put("rebalanceTimeoutMs", c.rebalanceTimeoutMs()).put("racks", racks(c));
+                .put("rebalanceTimeoutMs", c.rebalanceTimeoutMs()).put("racks", racks(c))
+                .put("revision", c.revision());
     }
 
     private static JsonObject racks(GroupConfig c) {
@@ -166,7 +167,7 @@ public final class CoordinatorWire {
         return new GroupConfig(j.getString("groupId"), streams, j.getString("assignor"),
                 RebalanceProtocol.valueOf(j.getString("protocol", RebalanceProtocol.COOPERATIVE.name())),
                 j.getInteger("sessionTimeoutMs"), j.getInteger("heartbeatIntervalMs"),
-                j.getInteger("rebalanceTimeoutMs", 0), racks(j.getJsonObject("racks")));
+                j.getInteger("rebalanceTimeoutMs", 0), racks(j.getJsonObject("racks")), j.getLong("revision", 0L));
     }
 
     private static JsonArray shards(java.util.Collection<ShardId> shards) {

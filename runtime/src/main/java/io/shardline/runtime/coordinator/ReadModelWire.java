@@ -67,14 +67,16 @@ public final class ReadModelWire {
                     .put("target", shards(m.target()))
                     .put("pending_revocation", shards(m.revoking()))
                     .put("zone", m.rack().orElse(null))
-                    .put("weight", m.weight()));
+                    .put("weight", m.weight())
+                    .put("instance_id", m.instanceId().orElse(null)));
         }
         JsonObject out = new JsonObject()
                 .put("group", view.groupId())
                 .put("group_epoch", view.groupEpoch())
                 .put("assignment_epoch", view.assignmentEpoch())
                 .put("assignor", view.config().assignor())
-                .put("members", members);
+                .put("members", members)
+                .put("settings", settings(view.config()));
         if (!view.config().racks().isEmpty()) {
             zones(view, out);
         }
@@ -83,6 +85,15 @@ public final class ReadModelWire {
                     .put("message", view.assignorFailure().message()));
         }
         return out;
+    }
+
+    private static JsonObject settings(io.shardline.coordinator.group.GroupConfig c) {
+        JsonObject streams = new JsonObject();
+        c.streams().forEach(streams::put);
+        return new JsonObject().put("rebalance_protocol", c.protocol().name().toLowerCase(java.util.Locale.ROOT))
+                .put("session_timeout_ms", c.sessionTimeoutMs()).put("heartbeat_interval_ms", c.heartbeatIntervalMs())
+                .put("rebalance_timeout_ms", c.rebalanceTimeoutMs()).put("streams", streams)
+                .put("revision", c.revision());
     }
 
     /**

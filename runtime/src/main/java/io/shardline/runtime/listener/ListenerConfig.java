@@ -49,6 +49,10 @@ public final class ListenerConfig {
     public static final String REBALANCE_PROTOCOL_CONFIG = "rebalance.protocol";
     public static final String STATIC_MEMBERSHIP_CONFIG = "static.membership";
     public static final String MEMBER_WEIGHT_CONFIG = "member.weight";
+    // The group's timeouts, when the listener sets them; else the worker's keys of the same names.
+    public static final String SESSION_TIMEOUT_CONFIG = "session.timeout.ms";
+    public static final String HEARTBEAT_INTERVAL_CONFIG = "heartbeat.interval.ms";
+    public static final String REBALANCE_TIMEOUT_CONFIG = "rebalance.timeout.ms";
 
     /** The definition every listener file is validated against. */
     public static final ConfigDef DEFINITION = define();
@@ -121,6 +125,10 @@ public final class ListenerConfig {
                 .definePrefix(HANDLER_PREFIX, "The handler's own settings, checked against the handler's definition.");
         defineGroupProtocolKeys(def);
         defineRetentionKeys(def);
+        def.require(HEARTBEAT_INTERVAL_CONFIG, "must be at most a third of session.timeout.ms (a member must be able "
+                + "to miss two heartbeats without being expired)", v -> v.get(HEARTBEAT_INTERVAL_CONFIG) == null
+                || v.get(SESSION_TIMEOUT_CONFIG) == null
+                || 3L * v.getInt(HEARTBEAT_INTERVAL_CONFIG) <= v.getInt(SESSION_TIMEOUT_CONFIG));
         def.require(RETRY_BACKOFF_MAX_CONFIG, "must be >= retry.backoff.ms",
                 v -> v.getLong(RETRY_BACKOFF_MAX_CONFIG) >= v.getLong(RETRY_BACKOFF_CONFIG));
         def.require(MEMBER_WEIGHT_CONFIG, "the range assignor ignores weights: use sticky, cooperative-sticky or "
@@ -151,6 +159,17 @@ public final class ListenerConfig {
                                 + "over its subscribers). Equal weights (the default 1 everywhere) give exactly the "
                                 + "unweighted assignment; a weight other than 1 with the range assignor is refused. Shown per member in GET /groups/{group}.",
                         "Group");
+        def.define(SESSION_TIMEOUT_CONFIG, ConfigType.INT, null, Validator.between(1_000, 600_000), Importance.MEDIUM,
+                        "The group's session timeout (a member not heard from for this long is expired). Default: the "
+                                + "worker's session.timeout.ms. Set here, it is the same on every worker and a change "
+                                + "reaches the coordinator as a new group configuration.", "Group")
+                .define(HEARTBEAT_INTERVAL_CONFIG, ConfigType.INT, null, Validator.between(50, 60_000), Importance.MEDIUM,
+                        "How often the group's members heartbeat; at most a third of the session timeout. Default: "
+                                + "the worker's heartbeat.interval.ms.", "Group")
+                .define(REBALANCE_TIMEOUT_CONFIG, ConfigType.INT, null, Validator.between(1_000, 3_600_000),
+                        Importance.MEDIUM, "How long a member of the group may take to drain a revoked shard before "
+                                + "it is fenced. Default: the worker's rebalance.timeout.ms (which also bounds the "
+                                + "worker's graceful stop).", "Group");
     }
 
     private static void defineRetentionKeys(ConfigDef def) {
@@ -235,6 +254,25 @@ public final class ListenerConfig {
     /** The weight of this listener's members on this worker. */
     public int memberWeight() {
         return values.getInt(MEMBER_WEIGHT_CONFIG);
+    }
+
+    /** The listener's {@code session.timeout.ms}, or {@code workerValue} when it sets none. */
+    public int sessionTimeoutMs(int workerValue) {
+        return intOr(SESSION_TIMEOUT_CONFIG, workerValue);
+    }
+
+    /** The listener's {@code heartbeat.interval.ms}, or {@code workerValue} when it sets none. */
+    public int heartbeatIntervalMs(int workerValue) {
+        return intOr(HEARTBEAT_INTERVAL_CONFIG, workerValue);
+    }
+
+    /** The listener's {@code rebalance.timeout.ms}, or {@code workerValue} when it sets none. */
+    public int rebalanceTimeoutMs(int workerValue) {
+        return intOr(REBALANCE_TIMEOUT_CONFIG, workerValue);
+    }
+
+    private int intOr(String key, int fallback) {
+        return values.get(key) == null ? fallback : values.getInt(key);
     }
 
     /** {@code 0} for earliest, {@code $} for latest: the start id of a new group. */

@@ -13,8 +13,21 @@ import java.util.Objects;
  * @param handler the handler plugin
  * @param handlerConfig the {@code handler.config.*} keys parsed by the handler's definition
  * @param file the listener file
+ * @param revision the version of the definition: a file's modification time in ms, a stored (REST) listener's
+ *     revision; sent with the group configuration so that the coordinator keeps the newest (0: unversioned)
  */
-public record ListenerDefinition(ListenerConfig config, PluginDesc handler, ConfigValues handlerConfig, Path file) {
+public record ListenerDefinition(ListenerConfig config, PluginDesc handler, ConfigValues handlerConfig, Path file,
+                                 long revision) {
+
+    /** An unversioned definition (revision 0). */
+    public ListenerDefinition(ListenerConfig config, PluginDesc handler, ConfigValues handlerConfig, Path file) {
+        this(config, handler, handlerConfig, file, 0);
+    }
+
+    /** A copy of revision {@code newRevision}. */
+    public ListenerDefinition withRevision(long newRevision) {
+        return new ListenerDefinition(config, handler, handlerConfig, file, newRevision);
+    }
 
     /** Validates the fields. */
     public ListenerDefinition {

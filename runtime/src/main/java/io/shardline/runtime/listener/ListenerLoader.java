@@ -105,7 +105,17 @@ public final class ListenerLoader {
                     "the listener name (file name '" + name + "') must be 1-128 letters, digits, '.', '_' or '-'"));
             return Optional.empty();
         }
-        return load(name, RawConfig.load(file), file, plugins, placeholders, errors);
+        return load(name, RawConfig.load(file), file, plugins, placeholders, errors)
+                .map(d -> d.withRevision(modifiedMs(file)));
+    }
+
+    /** The file's modification time in ms: the revision of a file's definition (newest wins in the group). */
+    private static long modifiedMs(Path file) {
+        try {
+            return Math.max(0, Files.getLastModifiedTime(file).toMillis());
+        } catch (java.io.IOException e) {
+            return 0;
+        }
     }
 
     /**

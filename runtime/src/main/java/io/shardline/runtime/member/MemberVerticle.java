@@ -383,7 +383,9 @@ public final class MemberVerticle extends VerticleBase {
      * Once per loop, after its first answer without error, the member sends its listener's group configuration
      * (assignor, protocol, zones...) to the coordinator that answered: a group that already existed with another
      * configuration (the listener changed) takes this one, so a changed setting is applied, not ignored. An equal
-     * configuration changes nothing. Sent again after a failed or refused attempt.
+     * configuration changes nothing; an older one, or a disagreeing one of the same revision, or a changed shard
+     * count is refused ({@code CONFIG_REFUSED}, logged as a warning with the coordinator's reason) and not sent
+     * again by this loop. Sent again after a failed attempt.
      */
     private void maybeConfigure(String leader) {
         if (configured || configureInFlight) {
@@ -393,8 +395,13 @@ public final class MemberVerticle extends VerticleBase {
         vertx.eventBus().<JsonObject>request(CoordinatorWire.address(clusterName, leader), CoordinatorWire.toJson(groupConfig))
                 .onComplete(ar -> context.runOnContext(x -> {
                     configureInFlight = false;
-                    configured = ar.succeeded() && ar.result().body().getInteger("error", -1) == ErrorCode.NONE.code();
-                    if (!configured) {
+                    int error = ar.succeeded() ? ar.result().body().getInteger("error", -1) : -1;
+                    configured = error == ErrorCode.NONE.code() || error == ErrorCode.CONFIG_REFUSED.code();
+                    if (error == ErrorCode.CONFIG_REFUSED.code()) {
+                        // Not sent again by this loop: the group keeps its configuration until a new definition.
+                        LOG.warn("Member {}: the coordinator refused group {}'s configuration from this worker: {}",
+                                memberId(), groupConfig.groupId(), ar.result().body().getString("errorMessage"));
+                    } else if (!configured) {
                         LOG.info("Member {}: sending group {}'s configuration to {} failed, retried after the next "
                                 + "heartbeat: {}", memberId(), groupConfig.groupId(), leader,
                                 ar.succeeded() ? ar.result().body() : ar.cause().getMessage());

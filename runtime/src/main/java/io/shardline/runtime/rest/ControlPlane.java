@@ -19,6 +19,7 @@ import io.shardline.runtime.rest.entity.ServerInfo;
 import io.shardline.runtime.rest.entity.TargetState;
 import io.shardline.runtime.rest.entity.ValidationResult;
 import io.shardline.runtime.rest.entity.WorkersInfo;
+import io.shardline.runtime.rest.entity.StreamView;
 import io.vertx.core.Future;
 import java.util.List;
 import java.util.Map;
@@ -143,4 +144,15 @@ public interface ControlPlane {
 
     /** Sets a log level on this worker, or with {@code cluster} on every live worker; answers the workers. */
     Future<List<String>> setLoggerLevel(String logger, String level, boolean cluster);
+
+    // Streams (docs/operations.md, "Changing the shard count").
+
+    /** Every stream of the cluster with its topology and the groups on it. */
+    Future<List<StreamView>> streams();
+
+    /** One stream; 404 when it has no topology. */
+    Future<StreamView> stream(String stream);
+
+    /** Creates a stream's topology with {@code shards} shards; 409 when it exists, 400 for a bad name or count. */
+    Future<StreamView> createStream(String stream, int shards);
 }

@@ -7,6 +7,8 @@ import io.shardline.runtime.plugin.AssignorPlugins;
 import io.shardline.runtime.metrics.ListenerHistory;
 import io.shardline.runtime.plugin.PluginDesc;
 import io.shardline.runtime.plugin.Plugins;
+import io.shardline.runtime.listener.ListenerConfig;
+import io.shardline.runtime.listener.StreamSpec;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.RedisErrors;
 import io.shardline.runtime.retention.SharedStreams;
@@ -29,12 +31,16 @@ import io.shardline.runtime.rest.entity.MemberStatus;
 import io.shardline.runtime.rest.entity.PluginInfo;
 import io.shardline.runtime.rest.entity.ServerInfo;
 import io.shardline.runtime.rest.entity.ShardStatus;
+import io.shardline.runtime.rest.entity.StreamView;
 import io.shardline.runtime.rest.entity.TargetState;
 import io.shardline.runtime.rest.entity.ValidationResult;
 import io.shardline.runtime.rest.entity.WorkerInfo;
 import io.shardline.runtime.rest.entity.WorkersInfo;
 import io.shardline.runtime.store.MetadataKeys;
 import io.shardline.runtime.store.RedisAuditLog;
+import io.shardline.runtime.topology.TopologyCheck;
+import io.shardline.runtime.topology.TopologyMismatchException;
+import io.shardline.runtime.topology.TopologyStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
@@ -67,6 +73,9 @@ public final class DefaultControlPlane implements ControlPlane {
     private final Vertx vertx;
     private final ClusterView cluster;
     private final RedisClient redis;
+    /** Refuses a listener whose shard count of a stream differs from the stream's topology (409). */
+    private final TopologyCheck topologies;
+    private final StreamAdmin streamAdmin;
     private final ListenerConfigValidator validator;
     private final ListenerConfigStore configs;
     private final ListenerStateStore states;
@@ -102,6 +111,9 @@ public final class DefaultControlPlane implements ControlPlane {
         this.configs = new ListenerConfigStore(redis, keys);
         this.states = new ListenerStateStore(redis, keys);
         this.shards = new ShardStatusReader(redis);
+        TopologyStore topologyStore = new TopologyStore(redis, cluster.clusterName());
+        this.topologies = new TopologyCheck(topologyStore);
+        this.streamAdmin = new StreamAdmin(topologyStore, this::groups);
         this.audit = new RedisAuditLog(redis, new MetadataKeys(cluster.clusterName()));
         this.plugins = plugins;
         this.groups = new GroupAdmin(cluster, redis, this::listenerStatuses);
@@ -313,6 +325,21 @@ public final class DefaultControlPlane implements ControlPlane {
     }
 
     @Override
+    public Future<List<StreamView>> streams() {
+        return streamAdmin.streams();
+    }
+
+    @Override
+    public Future<StreamView> stream(String stream) {
+        return streamAdmin.stream(stream);
+    }
+
+    @Override
+    public Future<StreamView> createStream(String stream, int shards) {
+        return streamAdmin.create(stream, shards);
+    }
+
+    @Override
     public Future<Void> deleteGroup(String group) {
         return groups.delete(group);
     }
@@ -433,7 +460,14 @@ public final class DefaultControlPlane implements ControlPlane {
         return validate(handler.trim(), config).compose(result -> {
             if (result.errorCount() == 0) {
                 ListenerShape.of(name, config);
-                return checkSharedStreams(name, config);
+                List<StreamSpec> streams = java.util.Arrays.stream(config.get(ListenerConfig.STREAMS_CONFIG).split(","))
+                        .map(String::trim).filter(t -> !t.isEmpty()).map(StreamSpec::parse).toList();
+                // A topology this worker cannot read (e.g. a stream its Redis ACL does not cover) is not a reason
+                // to refuse: every worker checks the count again when it starts the listener, and fails it with the
+                // reason (the ACL check names the missing permission).
+                return topologies.check(name, streams).recover(e -> e instanceof TopologyMismatchException
+                        ? Future.failedFuture(ControlPlaneException.conflict(e.getMessage()))
+                        : Future.succeededFuture()).compose(v -> checkSharedStreams(name, config));
             }
             String errors = result.errors().stream().map(DefaultControlPlane::describe).collect(Collectors.joining("; "));
             return Future.failedFuture(ControlPlaneException.badRequest("listener '" + name + "' has "

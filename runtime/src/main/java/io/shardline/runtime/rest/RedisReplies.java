@@ -6,13 +6,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Reads map-shaped Redis replies the same way under RESP2 (flat field/value arrays) and RESP3 (maps). */
-final class RedisReplies {
+public final class RedisReplies {
 
     private RedisReplies() {
     }
 
     /** The reply as an ordered map of field to value; empty for a {@code null} reply. */
-    static Map<String, Response> toMap(Response reply) {
+    public static Map<String, Response> toMap(Response reply) {
         Map<String, Response> out = new LinkedHashMap<>();
         if (reply == null) {
             return out;
@@ -32,7 +32,7 @@ final class RedisReplies {
     }
 
     /** The reply as a map of field to text value. */
-    static Map<String, String> toStringMap(Response reply) {
+    public static Map<String, String> toStringMap(Response reply) {
         Map<String, String> out = new LinkedHashMap<>();
         toMap(reply).forEach((k, v) -> out.put(k, v == null ? null : v.toString()));
         return out;

@@ -4,6 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import io.shardline.runtime.metrics.MetricsRoutes;
 import io.shardline.runtime.rest.route.AdminRoutes;
 import io.shardline.runtime.rest.route.GroupRoutes;
+import io.shardline.runtime.rest.route.StreamRoutes;
 import io.shardline.runtime.rest.route.ListenerRoutes;
 import io.shardline.runtime.rest.route.PluginRoutes;
 import io.shardline.runtime.rest.route.WorkerRoutes;
@@ -98,6 +99,7 @@ public final class RestServerVerticle extends VerticleBase {
         router.route("/plugins*").subRouter(new PluginRoutes(plane).router(vertx));
         router.route("/listeners*").subRouter(new ListenerRoutes(plane).router(vertx));
         router.route("/groups*").subRouter(new GroupRoutes(plane).router(vertx));
+        router.route("/streams*").subRouter(new StreamRoutes(plane).router(vertx));
         router.route("/admin*").subRouter(new AdminRoutes(plane).router(vertx));
         router.route().failureHandler(errors::handle);
         for (int status : new int[] {400, 401, 403, 404, 405, 413, 415, 500}) {

@@ -5,6 +5,7 @@ import io.shardline.api.handler.ShardId;
 import io.shardline.coordinator.group.GroupConfig;
 import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.listener.Listener;
+import io.shardline.runtime.listener.ListenerConfig;
 import io.shardline.runtime.listener.ListenerDefinition;
 import io.shardline.runtime.listener.StreamSpec;
 import io.shardline.runtime.member.FencedShardRelay;
@@ -155,7 +156,7 @@ public final class ListenerRunner {
             MemberShards shards = listener.members().get(i);
             MemberVerticle member = new MemberVerticle(config.clusterName(), shards.memberId(),
                     identity(definition, shards.memberId(), config.rack()), group, pausingPort(shards, shardPaused), view, clockMs,
-                    config.heartbeatIntervalMs(), 50)
+                    group.heartbeatIntervalMs(), 50)
                     .metrics(metrics.get(i));
             fences.register(shards.memberId(), member::shardFenced);
             return member;
@@ -260,9 +261,11 @@ public final class ListenerRunner {
         for (StreamSpec s : definition.config().streams()) {
             streams.put(s.name(), s.shardCount());
         }
-        return new GroupConfig(definition.config().group(), streams, definition.config().assignor(),
-                definition.config().rebalanceProtocol(), config.sessionTimeoutMs(), config.heartbeatIntervalMs(),
-                config.rebalanceTimeoutMs());
+        ListenerConfig listener = definition.config();
+        return new GroupConfig(listener.group(), streams, listener.assignor(), listener.rebalanceProtocol(),
+                listener.sessionTimeoutMs(config.sessionTimeoutMs()),
+                listener.heartbeatIntervalMs(config.heartbeatIntervalMs()),
+                listener.rebalanceTimeoutMs(config.rebalanceTimeoutMs()), null, definition.revision());
     }
 
     private GroupConfig groupConfig(ListenerDefinition definition) {

@@ -238,7 +238,7 @@ public final class ListenerSupervisor implements LocalListeners {
 
     /** Reads every stored definition and target state and reconciles with them. */
     private Future<Void> readAndReconcile() {
-        Future<Map<String, Map<String, String>>> stored = configs.all();
+        Future<Map<String, ListenerConfigStore.Stored>> stored = configs.stored();
         Future<TargetStates> targets = states.snapshot();
         return Future.all(stored, targets).compose(ok -> enqueue(() -> reconcile(stored.result(), targets.result())
                 .onSuccess(v -> reconciledRevision = targets.result().revision())));
@@ -258,9 +258,9 @@ public final class ListenerSupervisor implements LocalListeners {
         return enqueue(Future::succeededFuture);
     }
 
-    private Future<Void> reconcile(Map<String, Map<String, String>> stored, TargetStates targets) {
+    private Future<Void> reconcile(Map<String, ListenerConfigStore.Stored> stored, TargetStates targets) {
         lastStates = targets;
-        Map<String, Map<String, String>> wanted = new TreeMap<>(stored);
+        Map<String, ListenerConfigStore.Stored> wanted = new TreeMap<>(stored);
         files.keySet().forEach(wanted::remove);
         List<Future<Void>> steps = new ArrayList<>();
         for (RunningListener r : new ArrayList<>(running.values())) {
@@ -271,7 +271,7 @@ public final class ListenerSupervisor implements LocalListeners {
                 why = "it was deleted";
             } else if (targets.targetState(name) == TargetState.STOPPED) {
                 why = "its target state is STOPPED";
-            } else if (!isFile && !wanted.get(name).equals(r.stored())) {
+            } else if (!isFile && !wanted.get(name).config().equals(r.stored())) {
                 why = "its configuration changed";
             }
             if (why != null) {
@@ -308,7 +308,7 @@ public final class ListenerSupervisor implements LocalListeners {
             if (file != null) {
                 return startFile(file, targets);
             }
-            return configs.get(r.name()).compose(config -> config.isPresent()
+            return configs.stored(r.name()).compose(config -> config.isPresent()
                     ? startStored(r.name(), config.get(), targets) : Future.succeededFuture());
         }).compose(v -> applier.apply(lastStates)).otherwiseEmpty();
     }
@@ -318,7 +318,8 @@ public final class ListenerSupervisor implements LocalListeners {
                 targets);
     }
 
-    private Future<Void> startStored(String name, Map<String, String> config, TargetStates targets) {
+    private Future<Void> startStored(String name, ListenerConfigStore.Stored stored, TargetStates targets) {
+        Map<String, String> config = stored.config();
         Future<ListenerDefinition> definition = vertx.executeBlocking(() -> {
             Map<String, List<String>> refused = restPolicy.problems(config);
             if (!refused.isEmpty()) {
@@ -327,6 +328,7 @@ public final class ListenerSupervisor implements LocalListeners {
             }
             List<ConfigError> errors = new ArrayList<>();
             return ListenerLoader.fromStored(name, config, plugins, placeholders, errors)
+                    .map(d -> d.withRevision(stored.revision()))
                     .orElseThrow(() -> new IllegalArgumentException("invalid on worker " + workerId + ": "
                             + errors.stream().map(ConfigError::toString).collect(Collectors.joining("; "))));
         }, false);

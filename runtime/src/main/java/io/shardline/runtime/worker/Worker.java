@@ -18,6 +18,8 @@ import io.shardline.runtime.plugin.PluginError;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.ShardZones;
+import io.shardline.runtime.topology.TopologyCheck;
+import io.shardline.runtime.topology.TopologyStore;
 import io.shardline.runtime.rest.ControlKeys;
 import io.shardline.runtime.rest.ControlPlaneHost;
 import io.shardline.runtime.rest.ListenerConfigStore;
@@ -117,6 +119,7 @@ public final class Worker {
             await(WorkerRedisAcl.check(redis, config, definitions), redis);
             phases.done("redis");
             RuntimeShardRedis shardRedis = new RuntimeShardRedis(redis);
+            TopologyCheck topologies = new TopologyCheck(new TopologyStore(redis, config.clusterName()));
             MetricRegistry registry = new MetricRegistry();
             CoordinatorVerticle coordinator = new CoordinatorVerticle(new CoordinatorHostSettings(config.clusterName(),
                     config.workerId(), redis, new RedisGroupLog(redis, new MetadataKeys(config.clusterName())),
@@ -133,7 +136,8 @@ public final class Worker {
             ControlKeys keys = new ControlKeys(config.clusterName());
             ListenerSupervisor supervisor = new ListenerSupervisor(cluster.vertx(), config.workerId(),
                     new ListenerRunner(cluster.vertx(), shardRedis, config, registry, cluster::view, clockMs,
-                            new ShardZones(redis, config.redisZones()), d -> WorkerRedisAcl.check(redis, config, List.of(d))),
+                            new ShardZones(redis, config.redisZones()), d -> WorkerRedisAcl.check(redis, config, List.of(d))
+                            .compose(v -> topologies.ensure(d.name(), d.config().streams()))),
                     plugins, placeholders, RestConfigPolicy.of(config), definitions, new ListenerConfigStore(redis, keys),
                     new ListenerStateStore(redis, keys));
             await(supervisor.start(config.heartbeatIntervalMs()));

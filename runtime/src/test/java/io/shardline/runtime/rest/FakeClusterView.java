@@ -71,6 +71,11 @@ final class FakeClusterView implements ClusterView {
     }
 
     @Override
+    public Future<List<HostedGroup>> hostedGroups() {
+        return Future.succeededFuture(List.of());
+    }
+
+    @Override
     public Future<Optional<GroupView>> group(String group) {
         return Future.succeededFuture(Optional.ofNullable(groups.get(group)));
     }

@@ -48,6 +48,14 @@ public record ProblemShape(
         return new ProblemShape(10, 64, 30, 4, 0.05, 0.3, 0.3, 0.5, 0.4, 0.5, 0.3, 0.0);
     }
 
+    /**
+     * Wide problems (up to 24 streams of up to 24 shards, 24 members): many streams and mostly heterogeneous
+     * subscriptions with previous ownership, where per-stream and per-class balance are hardest to keep.
+     */
+    public static ProblemShape wide() {
+        return new ProblemShape(24, 24, 24, 3, 0.05, 0.2, 0.2, 0.3, 0.25, 0.8, 0.2, 0.0);
+    }
+
     /** A copy with the given chance of subscriptions to unknown streams. */
     public ProblemShape withUnknownStreamChance(double chance) {
         return new ProblemShape(maxStreams, maxShards, maxMembers, maxRacks, zeroShardChance, equalShardCountChance,

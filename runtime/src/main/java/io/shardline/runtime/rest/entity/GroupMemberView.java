@@ -18,17 +18,25 @@ import java.util.Objects;
  * @param pendingRevocation the shards it must still revoke
  * @param zone its worker's zone ({@code rack}), null when not set
  * @param weight its weight ({@code member.weight}), null when not known
+ * @param instanceId its static instance id ({@code static.membership=true}), null for a dynamic member
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record GroupMemberView(String id, String workerId, String state, int memberEpoch, List<String> current,
                               List<String> target, List<String> pendingRevocation,
                               @JsonInclude(JsonInclude.Include.NON_NULL) String zone,
-                              @JsonInclude(JsonInclude.Include.NON_NULL) Integer weight) {
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Integer weight,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) String instanceId) {
+
+    /** A member without static instance id. */
+    public GroupMemberView(String id, String workerId, String state, int memberEpoch, List<String> current,
+                           List<String> target, List<String> pendingRevocation, String zone, Integer weight) {
+        this(id, workerId, state, memberEpoch, current, target, pendingRevocation, zone, weight, null);
+    }
 
     /** A member without zone. */
     public GroupMemberView(String id, String workerId, String state, int memberEpoch, List<String> current,
                            List<String> target, List<String> pendingRevocation) {
-        this(id, workerId, state, memberEpoch, current, target, pendingRevocation, null, null);
+        this(id, workerId, state, memberEpoch, current, target, pendingRevocation, null, null, null);
     }
 
     /** Validates and copies. */
