@@ -99,17 +99,18 @@ public final class GroupCoordinator {
      * The longest a lease granted by the previous leader can still run when the new leader starts. Every answer
      * renews a lease counted from the member's <em>send</em> time and is given only after a write issued after
      * its decision was accepted by the store, so no member holds a lease ending later than the last accepted
-     * write plus the session timeout. Of that, {@code quietMs} (store clock) has passed already; a margin of
-     * 5% of the session timeout covers the rate difference between the store's clock and the members' clocks
-     * (the bounded-drift assumption). With {@code quietMs} unknown (0) this is a whole session timeout: the
-     * rule of a leader that knows nothing about its predecessor.
+     * write plus the session timeout, less its self-fence margin. Of that, {@code quietMs} (store clock) has
+     * passed already. The new leader expires members at the last accepted write plus the session timeout, as a
+     * leader that never changed expires them at the last heartbeat it received plus the session timeout: the
+     * members' self-fence margin covers the clocks' rate differences in both cases (docs/protocol.md section 7).
+     * With {@code quietMs} unknown (0) this is a whole session timeout: the rule of a leader that knows nothing
+     * about its predecessor.
      */
     public static long inheritedLeaseMs(long sessionTimeoutMs, long quietMs) {
         if (quietMs <= 0) {
             return sessionTimeoutMs;
         }
-        long margin = sessionTimeoutMs / 20;
-        return Math.min(sessionTimeoutMs, Math.max(0, sessionTimeoutMs - quietMs) + margin);
+        return Math.max(0, sessionTimeoutMs - quietMs);
     }
 
     /**
@@ -211,9 +212,10 @@ public final class GroupCoordinator {
                     request.memberId(), 1000, 0));
         }
         GroupChanges c = changes(group, nowMs);
+        expireOverdue(group, c, nowMs, request.memberId());
         HeartbeatResponse response;
         try {
-            response = MemberLifecycle.heartbeat(c, request);
+            response = LeaseCallBack.apply(group, nowMs, MemberLifecycle.heartbeat(c, request));
         } catch (CoordinatorException e) {
             response = HeartbeatResponse.error(e.errorCode(), e.getMessage(), request.memberId(),
                     group.config().heartbeatIntervalMs(), group.config().sessionTimeoutMs());
@@ -249,18 +251,13 @@ public final class GroupCoordinator {
         for (Group group : groups.values()) {
             GroupChanges c = changes(group, nowMs);
             for (Member m : new ArrayList<>(group.members().values())) {
-                Long deadline = group.leaseDeadline(m.memberId());
-                if (deadline == null) {
+                if (group.leaseDeadline(m.memberId()) == null) {
                     c.renewLease(m.memberId());
-                } else if (nowMs >= deadline) {
-                    boolean reserved = m.state() == MemberState.LEFT_STATIC;
-                    c.removeMember(m, ChangeReason.MEMBER_EXPIRED, AuditType.MEMBER_EXPIRED);
-                    if (!reserved) {
-                        metrics.memberExpired(group.groupId(), m.memberId());
-                    }
-                } else {
-                    c.maybeFenceOverdueRevocation(m);
                 }
+            }
+            expireOverdue(group, c, nowMs, null);
+            for (Member m : new ArrayList<>(group.members().values())) {
+                c.maybeFenceOverdueRevocation(m);
             }
             c.maybeRecompute();
             records.addAll(c.records());
@@ -290,6 +287,25 @@ public final class GroupCoordinator {
     /** The ids of the hosted groups. */
     public SortedSet<String> groupIds() {
         return new TreeSet<>(groups.keySet());
+    }
+
+    /**
+     * Expires the members of {@code group} whose lease passed, except {@code asking} (the member whose heartbeat is
+     * being handled, or null): their shards are released, each member having stopped processing by its own earlier
+     * deadline. A heartbeat expires them too, not only the tick, so that a member called back for the deadline
+     * ({@link LeaseCallBack}) finds the released shards in its answer.
+     */
+    private void expireOverdue(Group group, GroupChanges c, long nowMs, String asking) {
+        for (Member m : new ArrayList<>(group.members().values())) {
+            Long deadline = group.leaseDeadline(m.memberId());
+            if (deadline != null && nowMs >= deadline && !m.memberId().equals(asking)) {
+                boolean reserved = m.state() == MemberState.LEFT_STATIC;
+                c.removeMember(m, ChangeReason.MEMBER_EXPIRED, AuditType.MEMBER_EXPIRED);
+                if (!reserved) {
+                    metrics.memberExpired(group.groupId(), m.memberId());
+                }
+            }
+        }
     }
 
     private GroupChanges changes(Group group, long nowMs) {

@@ -19,6 +19,7 @@ import java.util.Objects;
  * @param mergeDelayMs delay of split-brain merge checks
  * @param attributes extra member attributes (e.g. the REST address) published to the other workers
  * @param security the join secret and event-bus TLS ({@link ClusterSecurity#NONE}: neither)
+ * @param ports the advertised ports and the event bus's port ({@link ClusterPorts#DIRECT}: as bound)
  */
 public record ClusterSettings(
         String clusterName,
@@ -29,11 +30,13 @@ public record ClusterSettings(
         long failureTimeoutMs,
         long mergeDelayMs,
         Map<String, String> attributes,
-        ClusterSecurity security) {
+        ClusterSecurity security,
+        ClusterPorts ports) {
 
     /** Validates and copies. */
     public ClusterSettings {
         Objects.requireNonNull(security, "security");
+        Objects.requireNonNull(ports, "ports");
         Objects.requireNonNull(clusterName, "clusterName");
         Objects.requireNonNull(workerId, "workerId");
         Objects.requireNonNull(host, "host");
@@ -45,19 +48,27 @@ public record ClusterSettings(
     public ClusterSettings(String clusterName, String workerId, String host, int port, List<String> members,
                            long failureTimeoutMs, long mergeDelayMs, Map<String, String> attributes) {
         this(clusterName, workerId, host, port, members, failureTimeoutMs, mergeDelayMs, attributes,
-                ClusterSecurity.NONE);
+                ClusterSecurity.NONE, ClusterPorts.DIRECT);
+    }
+
+    /** Settings with a join secret or event-bus TLS, as bound (no forwarder). */
+    public ClusterSettings(String clusterName, String workerId, String host, int port, List<String> members,
+                           long failureTimeoutMs, long mergeDelayMs, Map<String, String> attributes,
+                           ClusterSecurity security) {
+        this(clusterName, workerId, host, port, members, failureTimeoutMs, mergeDelayMs, attributes, security,
+                ClusterPorts.DIRECT);
     }
 
     /** Settings from the worker configuration plus extra attributes. */
     public static ClusterSettings from(WorkerConfig config, Map<String, String> attributes) {
         return new ClusterSettings(config.clusterName(), config.workerId(), config.clusterHost(), config.clusterPort(),
                 config.clusterMembers(), config.clusterFailureTimeoutMs(), config.clusterMergeDelayMs(), attributes,
-                config.clusterSecurity());
+                config.clusterSecurity(), config.clusterPorts());
     }
 
     /** A copy with {@code security}. */
     public ClusterSettings withSecurity(ClusterSecurity security) {
         return new ClusterSettings(clusterName, workerId, host, port, members, failureTimeoutMs, mergeDelayMs,
-                attributes, security);
+                attributes, security, ports);
     }
 }

@@ -53,6 +53,9 @@ public final class HazelcastConfigs {
 
         NetworkConfig network = config.getNetworkConfig();
         network.setPort(settings.port()).setPortAutoIncrement(false);
+        if (settings.ports().memberPublicPort() != 0) {
+            network.setPublicAddress(settings.host() + ":" + settings.ports().memberPublicPort());
+        }
         if (IPV4.matcher(settings.host()).matches()) {
             network.getInterfaces().setEnabled(true).addInterface(settings.host());
         }

@@ -73,8 +73,12 @@ public final class WorkerCluster {
             long vertxStarted = System.nanoTime();
             LOG.info("Cluster ports: {}", settings.security().describe());
             settings.security().exposureWarning(settings.host(), settings.port()).ifPresent(LOG::warn);
-            VertxOptions options = new VertxOptions().setEventBusOptions(settings.security().applyTo(new EventBusOptions()
-                    .setHost(settings.host()).setPort(0).setClusterPublicHost(settings.host())));
+            EventBusOptions bus = new EventBusOptions().setHost(settings.host()).setPort(settings.ports().busPort())
+                    .setClusterPublicHost(settings.host());
+            if (settings.ports().busPublicPort() != 0) {
+                bus.setClusterPublicPort(settings.ports().busPublicPort());
+            }
+            VertxOptions options = new VertxOptions().setEventBusOptions(settings.security().applyTo(bus));
             Vertx vertx = Vertx.builder().with(options).withClusterManager(new HazelcastClusterManager(hazelcast))
                     .buildClustered()
                     .toCompletionStage().toCompletableFuture().get(timeoutMs, TimeUnit.MILLISECONDS);

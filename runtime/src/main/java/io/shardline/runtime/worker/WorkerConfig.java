@@ -8,6 +8,7 @@ import io.shardline.api.config.Password;
 import io.shardline.api.config.Placeholders;
 import io.shardline.api.config.RawConfig;
 import io.shardline.api.config.Validator;
+import io.shardline.runtime.cluster.ClusterPorts;
 import io.shardline.runtime.cluster.ClusterSecurity;
 import io.shardline.runtime.redis.RedisConfig;
 import io.shardline.runtime.retention.RetentionSettings;
@@ -39,6 +40,10 @@ public final class WorkerConfig {
     public static final String CLUSTER_HOST_CONFIG = "cluster.host";
     public static final String CLUSTER_PORT_CONFIG = "cluster.port";
     public static final String CLUSTER_MEMBERS_CONFIG = "cluster.members";
+    // Forwarded ports (NAT, published container ports, the partition tests' proxies): see ClusterPorts.
+    public static final String CLUSTER_PUBLIC_PORT_CONFIG = "cluster.public.port";
+    public static final String CLUSTER_BUS_PORT_CONFIG = "cluster.bus.port";
+    public static final String CLUSTER_BUS_PUBLIC_PORT_CONFIG = "cluster.bus.public.port";
     public static final String CLUSTER_FAILURE_TIMEOUT_CONFIG = "cluster.failure.timeout.ms";
     public static final String CLUSTER_MERGE_DELAY_CONFIG = "cluster.merge.delay.ms";
     // Cluster security (docs/security.md, "Cluster port"): the join secret and event-bus TLS, see ClusterSecurity.
@@ -116,6 +121,12 @@ public final class WorkerConfig {
     /** Hazelcast member port. */
     public int clusterPort() {
         return values.getInt(CLUSTER_PORT_CONFIG);
+    }
+
+    /** The ports other workers reach this one at, and the event bus's own port. */
+    public ClusterPorts clusterPorts() {
+        return new ClusterPorts(values.getInt(CLUSTER_PUBLIC_PORT_CONFIG), values.getInt(CLUSTER_BUS_PORT_CONFIG),
+                values.getInt(CLUSTER_BUS_PUBLIC_PORT_CONFIG));
     }
 
     /** Hazelcast TCP/IP seed members ({@code host:port}). */
@@ -399,6 +410,16 @@ public final class WorkerConfig {
                                 + "address to run workers on several machines.", cluster)
                 .define(CLUSTER_PORT_CONFIG, ConfigType.INT, 5701, Validator.between(1, 65535), Importance.HIGH,
                         "Hazelcast member port of this worker (fixed, no auto-increment).", cluster)
+                .define(CLUSTER_PUBLIC_PORT_CONFIG, ConfigType.INT, 0, Validator.between(0, 65535), Importance.LOW,
+                        "Port at which the other workers reach this worker's cluster.port, when a forwarder stands "
+                                + "between them (NAT, a container's published port). 0: cluster.port.", cluster)
+                .define(CLUSTER_BUS_PORT_CONFIG, ConfigType.INT, 0, Validator.between(0, 65535), Importance.LOW,
+                        "Port the event bus (coordinator heartbeats between workers) binds to on cluster.host. 0: a "
+                                + "free port chosen at start.", cluster)
+                .define(CLUSTER_BUS_PUBLIC_PORT_CONFIG, ConfigType.INT, 0, Validator.between(0, 65535),
+                        Importance.LOW, "Port at which the other workers reach this worker's event bus, when a "
+                                + "forwarder stands between them. Requires cluster.bus.port. 0: cluster.bus.port.",
+                        cluster)
                 .define(CLUSTER_MEMBERS_CONFIG, ConfigType.LIST, "127.0.0.1:5701,127.0.0.1:5702,127.0.0.1:5703",
                         Validator.nonEmpty().and(pattern(HOST_PORT, "host:port")), Importance.HIGH,
                         "Hazelcast TCP/IP seed members (host:port, comma-separated). List every port: ranges are not "
@@ -487,6 +508,9 @@ public final class WorkerConfig {
                                 && v.getPassword(REST_AUTH_TOKEN_CONFIG) == null))
                 .require(REST_TLS_CERT_CONFIG, "rest.tls.key and rest.tls.cert go together: set both for HTTPS, or "
                         + "neither", v -> (v.getString(REST_TLS_KEY_CONFIG) == null) == (v.getString(REST_TLS_CERT_CONFIG) == null))
+                .require(CLUSTER_BUS_PUBLIC_PORT_CONFIG, "requires cluster.bus.port (a forwarder needs a fixed port to "
+                        + "forward to)", v -> v.getInt(CLUSTER_BUS_PUBLIC_PORT_CONFIG) == 0
+                                || v.getInt(CLUSTER_BUS_PORT_CONFIG) != 0)
                 .require(CLUSTER_MEMBERS_CONFIG, "must not use loopback addresses when cluster.host is not loopback",
                         v -> isLoopback(v.getString(CLUSTER_HOST_CONFIG))
                                 || v.getList(CLUSTER_MEMBERS_CONFIG).stream().noneMatch(m -> isLoopback(hostOf(m))));

@@ -80,4 +80,17 @@ class WorkerConfigTest {
         assertEquals("t0ken-and-more-chars", config.clusterSecurity().secret().value());
         assertThat(config.values().describe().toString()).doesNotContain("t0ken");
     }
+
+    @Test
+    void forwardedClusterPortsAreAdvertisedAndAnAdvertisedBusPortNeedsAFixedOne() {
+        List<ConfigError> errors = WorkerConfig.DEFINITION.validate(RawConfig.parse("cluster.bus.public.port=7001\n",
+                "w", null), ENV);
+        assertThat(errors).extracting(ConfigError::toString).containsExactly("w:1: cluster.bus.public.port = \"7001\": "
+                + "requires cluster.bus.port (a forwarder needs a fixed port to forward to)");
+        WorkerConfig config = WorkerConfig.of(RawConfig.of(Map.of("cluster.public.port", "7000", "cluster.bus.port",
+                "6001", "cluster.bus.public.port", "7001")), ENV);
+        assertThat(config.clusterPorts()).isEqualTo(new io.shardline.runtime.cluster.ClusterPorts(7000, 6001, 7001));
+        assertThat(WorkerConfig.of(RawConfig.of(Map.of()), ENV).clusterPorts())
+                .isEqualTo(io.shardline.runtime.cluster.ClusterPorts.DIRECT);
+    }
 }

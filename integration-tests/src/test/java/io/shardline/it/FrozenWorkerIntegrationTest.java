@@ -18,37 +18,42 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 17's targets for a frozen or killed leader, with real worker JVMs from the distribution and the DEFAULT
- * timeouts ({@code session.timeout.ms} 10 s, {@code heartbeat.interval.ms} 1 s, {@code cluster.failure.timeout.ms}
- * 15 s). The leader is frozen ({@code SIGSTOP}) for 0.5, 1 and 2 session timeouts, then resumed ({@code SIGCONT}),
- * and finally killed ({@code kill -9}). After each fault:
+ * A frozen or killed worker, leader or not, costs the other workers nothing: real worker JVMs from the distribution
+ * with the DEFAULT timeouts ({@code session.timeout.ms} 10 s, {@code heartbeat.interval.ms} 1 s,
+ * {@code cluster.failure.timeout.ms} 15 s), one cluster for every fault. A worker that does not lead is frozen
+ * ({@code SIGSTOP}) for 0.5, 1 and 2 session timeouts, then the leader for the same times, each resumed
+ * ({@code SIGCONT}) after it; finally the leader is killed ({@code kill -9}). After each fault:
  * <ul>
  *   <li>no member on another worker fences itself, and every shard such a member owned before the fault keeps the
  *       same owner and owner epoch while the target is down (sampled every 50 ms), so none of its records is handled
  *       twice (once a frozen worker is back, its members rejoin and the assignor may move shards to them, each
  *       revoked by its owner first);</li>
- *   <li>at most one worker claims the leader epoch (the successor), and the worker that was frozen claims none after
- *       it resumed;</li>
- *   <li>within session timeout + 1 s of the fault, no shard is owned by a member of a worker that is still frozen or
- *       dead (the frozen worker's shards are owned again).</li>
+ *   <li>a frozen non-leader changes no leadership (the leader epoch the cluster had stays); for the leader, at most
+ *       one worker claims the leader epoch (the successor), and the worker that was frozen claims none after it
+ *       resumed;</li>
+ *   <li>within session timeout + one heartbeat interval (11 s) of the fault, no shard is owned by a member of a
+ *       worker that is still frozen or dead (the target's shards are owned again).</li>
  * </ul>
- * The ownership and leadership assertions always fail; the one timing bound (session + 1 s, derived from the
- * configured session timeout) is reported instead of failed on a machine whose load average is above twice its
- * cores, as in {@link FailoverTimingIntegrationTest}. Tagged {@code integration}; about two and a half minutes.
- * Alone: {@code mvn -B -ntp verify -pl integration-tests -am -Dtest=FrozenLeaderIntegrationTest
- * -Dsurefire.failIfNoSpecifiedTests=false}.
+ * The ownership and leadership assertions always fail; the timing bound (derived from the configured timeouts) is
+ * reported instead of failed on a machine whose load average is above twice its cores ({@link TimingTargets}).
+ * Tagged {@code integration}; about two and a half minutes. Alone: {@code mvn -B -ntp verify -pl integration-tests
+ * -am -Dtest=FrozenWorkerIntegrationTest -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 @Tag("integration")
 @RedisTest
-class FrozenLeaderIntegrationTest {
+class FrozenWorkerIntegrationTest {
 
     private static final String STREAM = "orders";
     private static final int SHARDS = 12;
     /** The defaults of session.timeout.ms and heartbeat.interval.ms (WorkerConfig): not overridden here. */
     private static final int SESSION_MS = 10_000;
     private static final int HEARTBEAT_MS = 1_000;
-    /** Session timeout, the inherited leases' 5 % margin, one coordinator tick and one heartbeat interval. */
-    private static final long OWNED_AGAIN_BOUND_MS = SESSION_MS + SESSION_MS / 20 + HEARTBEAT_MS / 2 + HEARTBEAT_MS;
+    /**
+     * The target: the session timeout (a silent member's lease, counted from its last heartbeat, which is before the
+     * fault) plus one heartbeat interval (the new owners' heartbeats are called back for the deadline; the interval
+     * covers the commits and the sampling).
+     */
+    private static final long OWNED_AGAIN_BOUND_MS = SESSION_MS + HEARTBEAT_MS;
     private static final Duration JOIN = Duration.ofSeconds(150);
 
     private ItFleet fleet;
@@ -78,20 +83,25 @@ class FrozenLeaderIntegrationTest {
                 && countBy(o, "w2") == 4, Duration.ofSeconds(90), "balanced assignment 4/4/4");
 
         // The oldest worker leads; after a freeze it may stay leader (not detected) or the next oldest takes over.
-        for (double factor : new double[] {0.5, 1.0, 2.0}) {
-            WorkerProcess leader = currentLeader(workers);
-            String what = "SIGSTOP of leader " + leader.workerId + " for " + factor + " x session";
-            Fault fault = new Fault(what, leader, workers, probe);
-            fault.begin();
-            leader.pause();
-            fault.sampleFor((long) (factor * SESSION_MS)); // the fault lasts this long; sampling meanwhile
-            fault.resumed();
-            leader.resume();
-            fault.settleAndCheck();
+        for (boolean ofLeader : new boolean[] {false, true}) {
+            for (double factor : new double[] {0.5, 1.0, 2.0}) {
+                WorkerProcess leader = currentLeader(workers);
+                WorkerProcess target = ofLeader ? leader : workers.stream().filter(w -> w != leader).reduce(
+                        (a, b) -> b).orElseThrow();
+                String what = "SIGSTOP of " + (ofLeader ? "leader " : "non-leader ") + target.workerId + " for "
+                        + factor + " x session";
+                Fault fault = new Fault(what, target, workers, probe, ofLeader ? 1 : 0);
+                fault.begin();
+                target.pause();
+                fault.sampleFor((long) (factor * SESSION_MS)); // the fault lasts this long; sampling meanwhile
+                fault.resumed();
+                target.resume();
+                fault.settleAndCheck();
+            }
         }
 
         WorkerProcess leader = currentLeader(workers);
-        Fault kill = new Fault("kill -9 of leader " + leader.workerId, leader, workers, probe);
+        Fault kill = new Fault("kill -9 of leader " + leader.workerId, leader, workers, probe, 1);
         kill.begin();
         leader.kill();
         kill.settleAndCheck();
@@ -132,14 +142,17 @@ class FrozenLeaderIntegrationTest {
         private final WorkerProcess target;
         private final List<WorkerProcess> workers;
         private final ClusterProbe probe;
+        /** How many workers may claim the leader epoch because of this fault. */
+        private final int leaderChanges;
         private final Map<Integer, Owner> before;
         private final Map<WorkerProcess, Integer> logMark = new HashMap<>();
         private long startedNanos;
         private LocalTime resumedAt;
         private long ownedAgainMs = -1;
 
-        Fault(String what, WorkerProcess target, List<WorkerProcess> workers, ClusterProbe probe) {
+        Fault(String what, WorkerProcess target, List<WorkerProcess> workers, ClusterProbe probe, int leaderChanges) {
             this.what = what;
+            this.leaderChanges = leaderChanges;
             this.target = target;
             this.workers = workers.stream().filter(w -> w.process.isAlive()).toList();
             this.probe = probe;
@@ -169,7 +182,8 @@ class FrozenLeaderIntegrationTest {
 
         /**
          * Samples the owners every 50 ms until every shard is owned (by a running worker's member, when the target
-         * is dead) and no owner changed for two session timeouts, then checks the fault's targets.
+         * is dead) and no owner changed for a session timeout (a late fence, claim or move would show within it),
+         * then checks the fault's targets.
          */
         void settleAndCheck() {
             long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
@@ -184,11 +198,11 @@ class FrozenLeaderIntegrationTest {
                 }
                 boolean owned = now.size() == SHARDS && (target.process.isAlive()
                         || now.values().stream().noneMatch(this::ownedByTarget));
-                settled = owned && System.nanoTime() - quietSince > 2L * SESSION_MS * 1_000_000;
+                settled = owned && System.nanoTime() - quietSince > SESSION_MS * 1_000_000L;
                 WorkerProcess.pause(50);
             }
             assertThat(settled).as("%s: every shard owned by a running worker's member, then no owner change for "
-                    + "2 x session.timeout.ms, within 120 s; owners %s", what, last).isTrue();
+                    + "session.timeout.ms, within 120 s; owners %s", what, last).isTrue();
             for (WorkerProcess w : workers) {
                 if (w != target) {
                     assertThat(linesSinceMark(w).stream().filter(l -> l.contains("fencing itself")).toList())
@@ -199,8 +213,8 @@ class FrozenLeaderIntegrationTest {
             for (WorkerProcess w : workers) {
                 linesSinceMark(w).stream().filter(l -> l.contains("-> LEADER")).forEach(claims::add);
             }
-            assertThat(claims).as("%s: at most one leader change (the successor's claim)", what)
-                    .hasSizeLessThanOrEqualTo(1);
+            assertThat(claims).as("%s: at most %d leader change(s)", what, leaderChanges)
+                    .hasSizeLessThanOrEqualTo(leaderChanges);
             if (resumedAt != null) {
                 List<String> afterResume = new ArrayList<>();
                 for (WorkerProcess w : workers) {
@@ -212,12 +226,8 @@ class FrozenLeaderIntegrationTest {
             if (ownedAgainMs >= 0) {
                 System.out.println("FIGURE " + what.replace(' ', '_') + "_shards_owned_again_ms=" + ownedAgainMs
                         + " (session " + SESSION_MS + ")");
-                // Bound derived from the defaults: a new leader lets inherited leases run a session timeout plus
-                // its 5 % margin (GroupCoordinator.inheritedLeaseMs), expires on its next tick (heartbeat / 2), and
-                // the new owners pick the shards up with their next heartbeat. Issue 17's target, session + 1 s, is
-                // not met (docs/reliability.md, "Crash or freeze of the leader").
-                TimingTargets.assertTarget(what + ": the frozen worker's shards owned again within session + 5 % + "
-                        + "tick + heartbeat", ownedAgainMs, OWNED_AGAIN_BOUND_MS);
+                TimingTargets.assertTarget(what + ": the target's shards owned again within session.timeout.ms + "
+                        + "heartbeat.interval.ms", ownedAgainMs, OWNED_AGAIN_BOUND_MS);
             } else {
                 assertThat(resumedAt).as("%s: the target's shards were never owned by the others", what).isNotNull();
             }
