@@ -33,9 +33,18 @@ public final class ShardProducer {
     private final String stream;
     private final int shardCount;
     private final java.util.concurrent.atomic.AtomicInteger roundRobin = new java.util.concurrent.atomic.AtomicInteger();
+    private final StreamCap cap;
 
     /** A producer for {@code stream} with {@code shardCount} shards over {@code redis}. */
     public ShardProducer(Redis redis, String stream, int shardCount) {
+        this(redis, stream, shardCount, StreamCap.NONE);
+    }
+
+    /**
+     * A producer that adds {@code cap} to every {@code XADD}. A cap trims on the write and can drop records no
+     * consumer group has read yet (see {@link StreamCap}).
+     */
+    public ShardProducer(Redis redis, String stream, int shardCount, StreamCap cap) {
         if (shardCount < 1) {
             throw new IllegalArgumentException("shard count must be >= 1, got " + shardCount);
         }
@@ -45,6 +54,7 @@ public final class ShardProducer {
         this.redis = Objects.requireNonNull(redis, "redis");
         this.stream = stream;
         this.shardCount = shardCount;
+        this.cap = Objects.requireNonNull(cap, "cap");
     }
 
     /** The shard stream key of shard {@code index}: {@code {orders:3}}. */
@@ -70,7 +80,11 @@ public final class ShardProducer {
     }
 
     private Request request(Record record) {
-        Request req = Request.cmd(Command.XADD).arg(shardKey(shardOf(record.key()))).arg("*");
+        Request req = Request.cmd(Command.XADD).arg(shardKey(shardOf(record.key())));
+        for (String arg : cap.arguments()) {
+            req.arg(arg);
+        }
+        req.arg("*");
         if (record.key() != null) {
             req.arg(KEY_FIELD).arg(record.key());
         }

@@ -1,5 +1,6 @@
 package io.shardline.runtime.cli;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -9,9 +10,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code bin/shardline listeners list | status L | pause L | resume L | stop L | restart L}: listeners over any
- * worker's REST API ({@code GET /listeners?expand=status}, {@code GET .../status}, {@code PUT .../pause|resume|stop},
- * {@code POST .../restart}).
+ * {@code bin/shardline listeners list | status L | members L | pause L | resume L | stop L | restart L [--member ID]}:
+ * listeners over any worker's REST API ({@code GET /listeners?expand=status}, {@code GET .../status},
+ * {@code GET .../members}, {@code PUT .../pause|resume|stop}, {@code POST .../restart}, {@code POST
+ * .../members/{id}/restart}).
  */
 @Command(name = "listeners",
         mixinStandardHelpOptions = true,
@@ -27,7 +29,7 @@ public final class ListenersCommand implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(), "missing command: give one of list, status, "
-                + "pause, resume, stop, restart");
+                + "members, pause, resume, stop, restart");
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true,
@@ -92,13 +94,43 @@ public final class ListenersCommand implements Runnable {
         return target(sub("stop"), rest, name, "stop", "Stop");
     }
 
+    @Command(name = "members", mixinStandardHelpOptions = true,
+            description = "A listener's members on every worker (Connect's tasks): state, epoch and shards.",
+            footer = ExitCodes.FOOTER)
+    int members(@Mixin RestOptions rest, @Parameters(paramLabel = "LISTENER", description = "The listener.") String name) {
+        return AdminRun.run(sub("members"), rest, (client, out) -> {
+            String body = client.get("/listeners/" + AdminRun.seg(name) + "/members");
+            if (rest.json()) {
+                AdminRun.printJson(out, body);
+            } else {
+                printMembers(out, new JsonArray(body));
+            }
+        });
+    }
+
     @Command(name = "restart", mixinStandardHelpOptions = true,
-            description = "Restarts a listener on every worker (KIP-745).", footer = ExitCodes.FOOTER)
+            description = "Restarts a listener on every worker (KIP-745), only its failed members, or one member.",
+            footer = ExitCodes.FOOTER)
     int restart(@Mixin RestOptions rest,
                 @Parameters(paramLabel = "LISTENER", description = "The listener.") String name,
                 @Option(names = "--include-members", description = "Answer with the restarting members.")
                 boolean includeMembers,
-                @Option(names = "--only-failed", description = "Restart only where it FAILED.") boolean onlyFailed) {
+                @Option(names = "--only-failed", description = "Restart only the members that FAILED.") boolean onlyFailed,
+                @Option(names = "--member", paramLabel = "ID", description = "Restart only this member: it leaves its "
+                        + "group and rejoins on its worker (bin/shardline listeners members L lists the ids).")
+                String member) {
+        if (member != null) {
+            return AdminRun.run(sub("restart"), rest, (client, out) -> {
+                String answer = client.write("POST", "/listeners/" + AdminRun.seg(name) + "/members/"
+                        + AdminRun.seg(member) + "/restart", null).body();
+                if (rest.json()) {
+                    AdminRun.printJson(out, answer);
+                } else {
+                    out.println("Restart of member " + member + " of listener " + name + " requested: it leaves its "
+                            + "group and rejoins (bin/shardline listeners members " + name + ").");
+                }
+            });
+        }
         return AdminRun.run(sub("restart"), rest, (client, out) -> {
             String answer = client.write("POST", "/listeners/" + AdminRun.seg(name) + "/restart?includeMembers="
                     + includeMembers + "&onlyFailed=" + onlyFailed, null).body();
@@ -133,12 +165,7 @@ public final class ListenersCommand implements Runnable {
                 + s.getString("target_state") + "), group " + s.getString("group")
                 + (s.getString("trace") == null ? "" : ", failure: " + s.getString("trace")));
         out.println();
-        TableWriter members = new TableWriter("MEMBER", "WORKER", "STATE", "EPOCH", "SHARDS");
-        for (JsonObject m : AdminRun.objects(s.getJsonArray("members"))) {
-            members.row(m.getString("id"), m.getString("worker_id"), m.getString("state"), m.getValue("epoch"),
-                    AdminRun.joined(m.getJsonArray("shards")));
-        }
-        members.print(out);
+        printMembers(out, s.getJsonArray("members"));
         out.println();
         TableWriter shards = new TableWriter("STREAM", "SHARD", "STATE", "OWNER", "LAG", "PENDING", "LAST-PROCESSED");
         for (JsonObject x : AdminRun.objects(s.getJsonArray("shards"))) {
@@ -154,5 +181,14 @@ public final class ListenersCommand implements Runnable {
             out.println("Shards " + (listed == 0 ? "none" : (from + 1) + "-" + (from + listed)) + " of " + total
                     + " listed; page with --offset and --limit.");
         }
+    }
+
+    private static void printMembers(PrintWriter out, JsonArray list) {
+        TableWriter members = new TableWriter("MEMBER", "WORKER", "STATE", "EPOCH", "SHARDS");
+        for (JsonObject m : AdminRun.objects(list)) {
+            members.row(m.getString("id"), m.getString("worker_id"), m.getString("state"), m.getValue("epoch"),
+                    AdminRun.joined(m.getJsonArray("shards")));
+        }
+        members.print(out);
     }
 }

@@ -1,6 +1,7 @@
 package io.shardline.runtime.cli;
 
 import io.shardline.producer.ShardProducer;
+import io.shardline.producer.StreamCap;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -61,6 +62,17 @@ public final class Produce implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "Seed of the key choice (default: ${DEFAULT-VALUE}).")
     private long seed;
 
+    @Option(names = "--maxlen", paramLabel = "N", defaultValue = "0",
+            description = "Adds MAXLEN ~ N to every XADD: Redis keeps about N entries per shard. WARNING: Redis trims "
+                    + "whether consumer groups read the entries or not, so this can drop unread records; listener "
+                    + "retention (retention.max.length) never does (docs/operations.md). 0 = no cap (default).")
+    private long maxLength;
+
+    @Option(names = "--max-age-ms", paramLabel = "MS", defaultValue = "0",
+            description = "Adds MINID ~ <now - MS> to every XADD: Redis drops entries older than MS. WARNING: this can "
+                    + "drop unread records, as --maxlen. 0 = no cap (default).")
+    private long maxAgeMs;
+
     private final PrintStream out;
     private final PrintStream err;
 
@@ -100,7 +112,12 @@ public final class Produce implements Callable<Integer> {
         Vertx vertx = Vertx.vertx();
         Redis redis = Redis.createClient(vertx, new RedisOptions().setConnectionString(redisUrl).setMaxPoolSize(4));
         try {
-            ShardProducer producer = new ShardProducer(redis, stream, shards);
+            StreamCap cap = maxLength > 0 ? StreamCap.maxLength(maxLength)
+                    : maxAgeMs > 0 ? StreamCap.maxAge(maxAgeMs, System::currentTimeMillis) : StreamCap.NONE;
+            ShardProducer producer = new ShardProducer(redis, stream, shards, cap);
+            if (!cap.isNone()) {
+                out.printf("capping every shard with %s: Redis may drop records no group has read yet%n", cap);
+            }
             out.printf("producing %d records to %s (%d shards) at %s, key space %d, payload %d B, seed %d%n",
                     count, stream, shards, rate == 0 ? "max rate" : rate + "/s", keys, payloadSize, seed);
             long started = System.nanoTime();
@@ -126,6 +143,12 @@ public final class Produce implements Callable<Integer> {
         }
         if (count < 0 || rate < 0 || keys < 0 || payloadSize < 0) {
             return "--count, --rate, --keys and --payload-size must be >= 0";
+        }
+        if (maxLength < 0 || maxAgeMs < 0) {
+            return "--maxlen and --max-age-ms must be >= 0";
+        }
+        if (maxLength > 0 && maxAgeMs > 0) {
+            return "--maxlen and --max-age-ms cannot be combined (XADD takes one cap): choose one";
         }
         if (batch < 1 || batch > 10_000) {
             return "--batch must be 1..10000, got " + batch;

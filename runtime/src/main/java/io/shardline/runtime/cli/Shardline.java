@@ -17,8 +17,8 @@ import picocli.CommandLine.Command;
                 + "[--timeout SECONDS] [--json]:",
                 "  groups list | describe GROUP | delete GROUP",
                 "  offsets show LISTENER | reset LISTENER --to POSITION [--shard STREAM:N]... [--execute]",
-                "  listeners list | status L | pause L | resume L | stop L | restart L [--include-members] "
-                        + "[--only-failed]",
+                "  listeners list | status L | members L | pause L | resume L | stop L | restart L [--include-members] "
+                        + "[--only-failed] [--member ID]",
                 "  loggers [NAME LEVEL] [--cluster]",
                 "Other:",
                 "  redis-acl --stream NAME... [--cluster NAME] [--dead-letter KEY] [--user NAME] [--xackdel]",

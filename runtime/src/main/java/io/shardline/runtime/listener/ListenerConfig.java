@@ -7,6 +7,7 @@ import io.shardline.api.config.Importance;
 import io.shardline.api.config.Validator;
 import io.shardline.coordinator.assignor.AssignorRegistry;
 import io.shardline.coordinator.group.RebalanceProtocol;
+import io.shardline.runtime.retention.RetentionPolicy;
 import io.shardline.runtime.shard.AckMode;
 import io.shardline.runtime.shard.ConsumerSettings;
 import io.shardline.runtime.shard.HotPath;
@@ -123,6 +124,7 @@ public final class ListenerConfig {
                         "BLOCK time of the member's wake-up XREAD on idle shards.", "Processing")
                 .definePrefix(HANDLER_PREFIX, "The handler's own settings, checked against the handler's definition.");
         defineGroupProtocolKeys(def);
+        defineRetentionKeys(def);
         def.require(HEARTBEAT_INTERVAL_CONFIG, "must be at most a third of session.timeout.ms (a member must be able "
                 + "to miss two heartbeats without being expired)", v -> v.get(HEARTBEAT_INTERVAL_CONFIG) == null
                 || v.get(SESSION_TIMEOUT_CONFIG) == null
@@ -168,6 +170,19 @@ public final class ListenerConfig {
                         Importance.MEDIUM, "How long a member of the group may take to drain a revoked shard before "
                                 + "it is fenced. Default: the worker's rebalance.timeout.ms (which also bounds the "
                                 + "worker's graceful stop).", "Group");
+    }
+
+    private static void defineRetentionKeys(ConfigDef def) {
+        String doc = " Applies to every stream of the listener and is enforced by the leader with XTRIM MINID, never past "
+                + "the oldest entry any consumer group on a shard still needs (its oldest pending entry and its last "
+                + "delivered one), so no group loses an entry it has not acknowledged (docs/operations.md, Retention). "
+                + "Listeners sharing a stream declare the same value or only one declares it; different values are "
+                + "refused. 0: no limit.";
+        def.define(RetentionPolicy.MAX_LENGTH_CONFIG, ConfigType.LONG, 0L, Validator.between(0, Long.MAX_VALUE),
+                        Importance.MEDIUM, "The most entries a shard keeps." + doc, "Retention")
+                .define(RetentionPolicy.MAX_AGE_CONFIG, ConfigType.LONG, 0L, Validator.between(0, Long.MAX_VALUE),
+                        Importance.MEDIUM, "The oldest entry a shard keeps, in ms of entry time before now." + doc,
+                        "Retention");
     }
 
     private static Optional<String> checkStreams(Object value) {

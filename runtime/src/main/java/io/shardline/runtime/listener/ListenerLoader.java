@@ -12,6 +12,7 @@ import io.shardline.runtime.plugin.LoaderSwap;
 import io.shardline.runtime.plugin.PluginDesc;
 import io.shardline.runtime.plugin.PluginException;
 import io.shardline.runtime.plugin.Plugins;
+import io.shardline.runtime.retention.SharedStreams;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,7 +67,33 @@ public final class ListenerLoader {
             load(file, plugins, placeholders, fileErrors).ifPresent(listeners::add);
             errors.addAll(fileErrors);
         }
-        return new Result(List.copyOf(listeners), List.copyOf(errors));
+        return sharedStreamRules(listeners, errors);
+    }
+
+    /**
+     * Listeners sharing a stream must agree ({@link SharedStreams}: no ack-delete beside another group, one retention
+     * per stream): each listener that breaks a rule is reported, with its file, key and the other listener, and not
+     * started.
+     */
+    private static Result sharedStreamRules(List<ListenerDefinition> listeners, List<ConfigError> errors) {
+        java.util.Map<String, java.util.Map<String, String>> raw = new java.util.TreeMap<>();
+        for (ListenerDefinition d : listeners) {
+            java.util.Map<String, String> config = new java.util.TreeMap<>();
+            d.config().values().raw().values().forEach((k, v) -> config.put(k, v.text()));
+            raw.put(d.name(), config);
+        }
+        List<ListenerDefinition> valid = new ArrayList<>();
+        for (ListenerDefinition d : listeners) {
+            List<SharedStreams.Problem> problems = SharedStreams.problems(d.name(), raw.get(d.name()), raw);
+            for (SharedStreams.Problem p : problems) {
+                int line = d.config().values().raw().get(p.key()).map(RawConfig.RawValue::line).orElse(0);
+                errors.add(new ConfigError(p.key(), p.value(), d.file().toString(), line, p.message()));
+            }
+            if (problems.isEmpty()) {
+                valid.add(d);
+            }
+        }
+        return new Result(List.copyOf(valid), List.copyOf(errors));
     }
 
     /** Loads one listener file; errors go to {@code errors}. */

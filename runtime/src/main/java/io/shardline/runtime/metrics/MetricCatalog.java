@@ -50,6 +50,7 @@ public final class MetricCatalog {
         out.addAll(MemberMetrics.TEMPLATES);
         out.addAll(DropwizardCoordinatorMetrics.TEMPLATES);
         out.addAll(RedisMetrics.TEMPLATES);
+        out.addAll(RetentionMetrics.TEMPLATES);
         return List.copyOf(out);
     }
 }

@@ -64,6 +64,16 @@ public interface ClusterView {
     Future<List<String>> restart(String listener, boolean includeMembers, boolean onlyFailed);
 
     /**
+     * Restarts member {@code memberId} of {@code listener} on {@code workerId}, the worker hosting it: it leaves
+     * its group and joins again.
+     *
+     * @return the member id when it restarts, empty when that worker does not run it (any more)
+     */
+    default Future<List<String>> restartMember(String listener, String memberId, String workerId) {
+        return Future.failedFuture(new UnsupportedOperationException("restartMember"));
+    }
+
+    /**
      * Tells every worker that the stored listener definitions or target states changed, so that they apply
      * them now instead of at their next poll (at most one heartbeat interval later). Best effort.
      */

@@ -73,7 +73,9 @@ public final class ControlEndpoint implements AutoCloseable {
                     message.fail(400, "restart request without 'listener'");
                     return;
                 }
-                local.restart(listener, body.getBoolean("onlyFailed", false)).onComplete(ar -> {
+                String member = body.getString("member");
+                (member == null ? local.restart(listener, body.getBoolean("onlyFailed", false))
+                        : local.restartMember(listener, member)).onComplete(ar -> {
                     if (ar.succeeded()) {
                         message.reply(ControlWire.restartReply(ar.result()));
                     } else {

@@ -13,6 +13,7 @@ import io.shardline.runtime.rest.entity.ListenerInfo;
 import io.shardline.runtime.rest.entity.ListenerOffsets;
 import io.shardline.runtime.rest.entity.OffsetsAltered;
 import io.shardline.runtime.rest.entity.ListenerStatus;
+import io.shardline.runtime.rest.entity.MemberStatus;
 import io.shardline.runtime.rest.entity.PluginInfo;
 import io.shardline.runtime.rest.entity.ServerInfo;
 import io.shardline.runtime.rest.entity.TargetState;
@@ -83,6 +84,15 @@ public interface ControlPlane {
 
     /** Restarts a listener (KIP-745 flags) and answers its status with the restarting members. */
     Future<ListenerStatus> restart(String name, boolean includeMembers, boolean onlyFailed);
+
+    /** One member of a listener (Connect's task status); 404 when the listener has no such member. */
+    Future<MemberStatus> member(String name, String memberId);
+
+    /**
+     * Restarts one member of a listener on the worker hosting it (it leaves its group and rejoins: its member epoch
+     * moves); answers its status as RESTARTING. 404 when the listener has no such member.
+     */
+    Future<MemberStatus> restartMember(String name, String memberId);
 
     /** Pauses or resumes one shard of a listener. */
     Future<Void> setShardPaused(String name, ShardId shard, boolean paused);

@@ -6,18 +6,24 @@ import io.shardline.runtime.metrics.JmxMetrics;
 import io.shardline.runtime.metrics.ListenerHistory;
 import io.shardline.runtime.metrics.ListenerStatusSampler;
 import io.shardline.runtime.metrics.RedisMetrics;
+import io.shardline.runtime.metrics.RetentionMetrics;
 import io.shardline.runtime.metrics.ShardMetrics;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.retention.RetentionTask;
+import io.shardline.runtime.retention.RetentionTrim;
 import io.shardline.runtime.worker.WorkerConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 
 /**
  * Everything of the control plane a worker runs besides its listeners: the REST server, this worker's
  * {@link ControlEndpoint} (other workers ask it for the members it hosts and to restart listeners), the JMX
- * reporter and the lag and history sampler (every {@link #SAMPLE_INTERVAL_MS} ms, each worker its own shards). Started once by the
+ * reporter, the lag and history sampler (every {@link #SAMPLE_INTERVAL_MS} ms, each worker its own shards) and, on the
+ * leader, the retention task ({@link RetentionTask}). Started once by the
  * worker; stopped with its Vert.x instance.
  */
 public final class ControlPlaneHost {
@@ -29,13 +35,15 @@ public final class ControlPlaneHost {
     private final ControlEndpoint endpoint;
     private final JmxMetrics jmx;
     private final ListenerStatusSampler sampler;
+    private final RetentionTask retention;
 
     private ControlPlaneHost(RestServerVerticle rest, ControlEndpoint endpoint, JmxMetrics jmx,
-                             ListenerStatusSampler sampler) {
+                             ListenerStatusSampler sampler, RetentionTask retention) {
         this.rest = rest;
         this.endpoint = endpoint;
         this.jmx = jmx;
         this.sampler = sampler;
+        this.retention = retention;
     }
 
     /**
@@ -59,7 +67,15 @@ public final class ControlPlaneHost {
                             registry, new ShardMetrics(registry), history, leader, System::currentTimeMillis);
                     sampler.start(SAMPLE_INTERVAL_MS);
                     RedisMetrics.register(registry, redis);
-                    return new ControlPlaneHost(rest, endpoint, JmxMetrics.start(registry), sampler);
+                    // Retention runs on the leader, over every listener's declaration (files and REST).
+                    RetentionTask retention = new RetentionTask(vertx, new RetentionTrim(redis), () -> plane.configs().all()
+                            .map(stored -> {
+                                Map<String, Map<String, String>> all = new TreeMap<>(stored);
+                                all.putAll(cluster.fileListeners());
+                                return all;
+                            }), leader, new RetentionMetrics(registry), System::currentTimeMillis, config.retention());
+                    retention.start();
+                    return new ControlPlaneHost(rest, endpoint, JmxMetrics.start(registry), sampler, retention);
                 }));
     }
 
@@ -72,6 +88,7 @@ public final class ControlPlaneHost {
     public void close() {
         endpoint.close();
         sampler.close();
+        retention.close();
         jmx.close();
     }
 }

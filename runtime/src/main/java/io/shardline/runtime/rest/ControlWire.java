@@ -62,6 +62,11 @@ public final class ControlWire {
         return new JsonObject().put(OP, RESTART).put("listener", listener).put("onlyFailed", onlyFailed);
     }
 
+    /** A restart of one member of {@code listener} on the receiving worker (answered like a restart). */
+    public static JsonObject restartMemberRequest(String listener, String member) {
+        return new JsonObject().put(OP, RESTART).put("listener", listener).put("member", member);
+    }
+
     public static JsonObject historyRequest(String listener) {
         return new JsonObject().put(OP, HISTORY).put("listener", listener);
     }

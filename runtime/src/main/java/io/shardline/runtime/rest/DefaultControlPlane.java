@@ -11,6 +11,7 @@ import io.shardline.runtime.listener.ListenerConfig;
 import io.shardline.runtime.listener.StreamSpec;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.RedisErrors;
+import io.shardline.runtime.retention.SharedStreams;
 import io.shardline.runtime.rest.entity.AuditEntry;
 import io.shardline.runtime.rest.entity.ConfigErrorInfo;
 import io.shardline.runtime.rest.entity.ConfigKeyInfo;
@@ -286,6 +287,25 @@ public final class DefaultControlPlane implements ControlPlane {
     }
 
     @Override
+    public Future<MemberStatus> member(String name, String memberId) {
+        return listenerStatus(name).compose(status -> status.members().stream()
+                .filter(m -> m.id().equals(memberId)).findFirst().map(Future::succeededFuture)
+                .orElseGet(() -> Future.failedFuture(ControlPlaneException.notFound("listener '" + name
+                        + "' has no member '" + memberId + "'; its members: " + status.members().stream()
+                        .map(MemberStatus::id).collect(Collectors.joining(", "))))));
+    }
+
+    @Override
+    public Future<MemberStatus> restartMember(String name, String memberId) {
+        return member(name, memberId).compose(m -> cluster.restartMember(name, memberId, m.workerId())
+                .compose(restarting -> restarting.isEmpty()
+                        ? Future.failedFuture(ControlPlaneException.conflict("member '" + memberId + "' of listener '"
+                                + name + "' is no longer running on worker " + m.workerId() + "; list the members again"))
+                        : Future.succeededFuture(new MemberStatus(m.id(), m.workerId(), ListenerState.RESTARTING,
+                                m.epoch(), m.shards(), null))));
+    }
+
+    @Override
     public Future<Void> setShardPaused(String name, ShardId shard, boolean paused) {
         return located(name).compose(found -> {
             ListenerShape shape = ListenerShape.of(name, found.config());
@@ -473,11 +493,26 @@ public final class DefaultControlPlane implements ControlPlane {
                 // reason (the ACL check names the missing permission).
                 return topologies.check(name, streams).recover(e -> e instanceof TopologyMismatchException
                         ? Future.failedFuture(ControlPlaneException.conflict(e.getMessage()))
-                        : Future.succeededFuture());
+                        : Future.succeededFuture()).compose(v -> checkSharedStreams(name, config));
             }
             String errors = result.errors().stream().map(DefaultControlPlane::describe).collect(Collectors.joining("; "));
             return Future.failedFuture(ControlPlaneException.badRequest("listener '" + name + "' has "
                     + result.errorCount() + " configuration error(s): " + errors));
+        });
+    }
+
+    /** 409 when {@code config} breaks a rule of listeners sharing a stream (docs/operations.md, "Retention"). */
+    private Future<Void> checkSharedStreams(String name, Map<String, String> config) {
+        return allConfigs().compose(all -> {
+            Map<String, Map<String, String>> others = new TreeMap<>();
+            all.forEach((other, located) -> others.put(other, located.config()));
+            List<SharedStreams.Problem> problems = SharedStreams.problems(name, config, others);
+            if (problems.isEmpty()) {
+                return Future.succeededFuture();
+            }
+            return Future.failedFuture(ControlPlaneException.conflict("listener '" + name + "': " + problems.stream()
+                    .map(p -> "config." + p.key() + (p.value() == null ? "" : " = '" + p.value() + "'") + ": "
+                            + p.message()).collect(Collectors.joining("; "))));
         });
     }
 

@@ -27,6 +27,14 @@ public interface LocalListeners {
      */
     Future<List<String>> restart(String listener, boolean onlyFailed);
 
+    /**
+     * Restarts one member of {@code listener} on this worker (it leaves its group and joins again; the others keep
+     * running).
+     *
+     * @return the member id when it runs here and restarts, else empty
+     */
+    Future<List<String>> restartMember(String listener, String memberId);
+
     /** Reads the stored listener definitions and target states now instead of at the next poll. */
     void refresh();
 }

@@ -221,6 +221,14 @@ public final class WorkerClusterView implements ClusterView {
     }
 
     @Override
+    public Future<List<String>> restartMember(String listener, String memberId, String workerId) {
+        return ask(workerId, ControlWire.restartMemberRequest(listener, memberId))
+                .map(answer -> ControlWire.strings(answer, "restarting"))
+                .recover(e -> Future.failedFuture(new ControlPlaneException(500, "restart of member '" + memberId
+                        + "' of listener '" + listener + "' failed on worker " + workerId + ": " + e.getMessage())));
+    }
+
+    @Override
     public void refresh() {
         vertx.eventBus().publish(ControlWire.broadcastAddress(clusterName), ControlWire.refresh());
     }

@@ -41,9 +41,12 @@ import java.util.function.Supplier;
  */
 public final class ListenerRunner {
 
-    /** A listener running here, its heartbeat loops, their deployment ids and their metrics. */
+    /**
+     * A listener running here, its heartbeat loops, their deployment ids and their metrics, and how to make a new
+     * loop for member {@code i} (a member restart).
+     */
     public record Started(Listener listener, List<MemberVerticle> members, List<String> deployments,
-                          List<MemberMetrics> metrics) {
+                          List<MemberMetrics> metrics, java.util.function.IntFunction<MemberVerticle> respawn) {
 
         /** Copies. */
         public Started {
@@ -147,27 +150,67 @@ public final class ListenerRunner {
         List<MemberMetrics> metrics = new ArrayList<>();
         List<Future<String>> deployed = new ArrayList<>();
         for (MemberShards shards : listener.members()) {
-            MemberMetrics memberMetrics = new MemberMetrics(registry, shards.memberId());
-            metrics.add(memberMetrics);
+            metrics.add(new MemberMetrics(registry, shards.memberId()));
+        }
+        java.util.function.IntFunction<MemberVerticle> respawn = i -> {
+            MemberShards shards = listener.members().get(i);
             MemberVerticle member = new MemberVerticle(config.clusterName(), shards.memberId(),
                     identity(definition, shards.memberId(), config.rack()), group, pausingPort(shards, shardPaused), view, clockMs,
                     group.heartbeatIntervalMs(), 50)
-                    .metrics(memberMetrics);
-            members.add(member);
+                    .metrics(metrics.get(i));
             fences.register(shards.memberId(), member::shardFenced);
-            // From the runner's own context (part of no deployment): deployed from a member's context, the loop
-            // would be that member's child and fail to deploy while it is being undeployed.
-            Promise<String> id = Promise.promise();
-            context.runOnContext(v -> vertx.deployVerticle(member).onComplete(id));
-            deployed.add(id.future());
+            return member;
+        };
+        for (int i = 0; i < listener.members().size(); i++) {
+            MemberVerticle member = respawn.apply(i);
+            members.add(member);
+            deployed.add(deploy(member));
         }
-        return Future.all(deployed).map(done -> new Started(listener, members, done.list(), metrics))
+        return Future.all(deployed).map(done -> new Started(listener, members, done.list(), metrics, respawn))
                 .recover(e -> Future.join(deployed.stream().filter(Future::succeeded)
                                 .map(d -> vertx.undeploy(d.result())).toList())
                         .transform(ignored -> {
                             metrics.forEach(MemberMetrics::close);
                             return Future.failedFuture(e);
                         }));
+    }
+
+    /**
+     * Restarts member {@code memberId} of {@code started} (Connect's task restart): it leaves its group (its shards
+     * are revoked and drained), its loop is undeployed, and a new loop with the same id joins again from member
+     * epoch 0 (a shard failure it had is forgotten). The other members keep running.
+     *
+     * @return {@code started} with the new loop
+     */
+    public Future<Started> restartMember(Started started, String memberId) {
+        int i = started.members().stream().map(MemberVerticle::memberId).toList().indexOf(memberId);
+        if (i < 0) {
+            return Future.failedFuture(new IllegalArgumentException("no member " + memberId));
+        }
+        fences.unregister(memberId);
+        return started.members().get(i).leave().otherwiseEmpty()
+                .compose(v -> vertx.undeploy(started.deployments().get(i))).otherwiseEmpty()
+                .compose(v -> {
+                    MemberVerticle fresh = started.respawn().apply(i);
+                    return deploy(fresh).map(id -> {
+                        List<MemberVerticle> members = new ArrayList<>(started.members());
+                        List<String> deployments = new ArrayList<>(started.deployments());
+                        members.set(i, fresh);
+                        deployments.set(i, id);
+                        return new Started(started.listener(), members, deployments, started.metrics(),
+                                started.respawn());
+                    });
+                });
+    }
+
+    /**
+     * Deploys a loop from the runner's own context (part of no deployment): deployed from a member's context, the
+     * loop would be that member's child and fail to deploy while it is being undeployed.
+     */
+    private Future<String> deploy(MemberVerticle member) {
+        Promise<String> id = Promise.promise();
+        context.runOnContext(v -> vertx.deployVerticle(member).onComplete(id));
+        return id.future();
     }
 
     /**

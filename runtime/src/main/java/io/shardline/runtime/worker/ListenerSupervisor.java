@@ -157,14 +157,49 @@ public final class ListenerSupervisor implements LocalListeners {
     @Override
     public Future<List<String>> restart(String listener, boolean onlyFailed) {
         RunningListener current = running.get(listener);
-        if (current == null || (onlyFailed && current.failure() == null
-                && current.members().stream().noneMatch(m -> runner.failure(m.memberId()).isPresent()))) {
+        if (current == null) {
             return Future.succeededFuture(List.of());
+        }
+        if (onlyFailed && current.failure() == null) {
+            // Connect's onlyFailed: only the members whose shard stopped for good restart; the others keep running.
+            List<String> failed = current.members().stream().map(MemberVerticle::memberId)
+                    .filter(id -> runner.failure(id).isPresent()).toList();
+            failed.forEach(id -> restartMember(listener, id));
+            return Future.succeededFuture(failed);
         }
         List<String> ids = current.memberIds(workerId);
         LOG.info("Listener {}: restart requested ({})", listener, onlyFailed ? "it failed here" : "all members");
         enqueue(() -> restartNow(current));
         return Future.succeededFuture(ids);
+    }
+
+    @Override
+    public Future<List<String>> restartMember(String listener, String memberId) {
+        RunningListener current = running.get(listener);
+        if (current == null || !current.memberIds(workerId).contains(memberId)) {
+            return Future.succeededFuture(List.of());
+        }
+        LOG.info("Listener {}: restart of member {} requested", listener, memberId);
+        if (current.started() == null) {
+            enqueue(() -> restartNow(current)); // failed to start: only a start of the listener brings its members
+        } else {
+            enqueue(() -> {
+                RunningListener now = running.get(listener);
+                if (now == null || now.started() == null) {
+                    return Future.succeededFuture();
+                }
+                return runner.restartMember(now.started(), memberId)
+                        .map(started -> {
+                            running.replace(listener, now, RunningListener.running(listener, now.stored(), started));
+                            return (Void) null;
+                        })
+                        .recover(e -> {
+                            LOG.warn("Listener {}: restart of member {} failed: {}", listener, memberId, e.getMessage());
+                            return Future.succeededFuture();
+                        });
+            });
+        }
+        return Future.succeededFuture(List.of(memberId));
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.shardline.api.config.Validator;
 import io.shardline.runtime.cluster.ClusterPorts;
 import io.shardline.runtime.cluster.ClusterSecurity;
 import io.shardline.runtime.redis.RedisConfig;
+import io.shardline.runtime.retention.RetentionSettings;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -231,6 +232,11 @@ public final class WorkerConfig {
     /** Directory for log files and the pid file. */
     public String logDir() {
         return values.getString(LOG_DIR_CONFIG);
+    }
+
+    /** The pacing of the leader's retention task. */
+    public RetentionSettings retention() {
+        return RetentionSettings.from(values);
     }
 
     /** The Redis settings. */
@@ -482,6 +488,7 @@ public final class WorkerConfig {
         defineAssignorKeys(def);
         defineRestSecurity(def, rest);
         RedisConfig.define(def);
+        RetentionSettings.define(def);
         return def
                 .require(HEARTBEAT_INTERVAL_CONFIG, "must be at most a third of session.timeout.ms (a member must be "
                         + "able to miss two heartbeats without being expired)",

@@ -140,4 +140,42 @@ class ListenerLoaderTest {
             assertThat(result.listeners().get(0).config().assignor()).isEqualTo("lowest-member");
         }
     }
+
+    @Test
+    void listenerFilesSharingAStreamMustAgreeOnAckDeleteAndRetention() throws IOException {
+        Files.writeString(dir.resolve("cleaner.properties"), """
+                handler = configured
+                streams = orders:2
+                ack.mode = ack-delete
+                handler.config.prefix = p-
+                """);
+        Files.writeString(dir.resolve("billing.properties"), """
+                handler = configured
+                streams = orders:2, payments:1
+                retention.max.length = 100
+                handler.config.prefix = p-
+                """);
+        ListenerLoader.Result result = load("audit.properties", """
+                handler = configured
+                streams = payments:1
+                retention.max.length = 5
+                handler.config.prefix = p-
+                """);
+
+        assertThat(result.listeners()).isEmpty();
+        assertThat(result.errors()).anySatisfy(e -> {
+            assertThat(e.key()).isEqualTo("ack.mode");
+            assertThat(e.file()).endsWith("cleaner.properties");
+            assertThat(e.line()).isEqualTo(3);
+            assertThat(e.reason()).contains("stream 'orders' is also consumed by group 'billing' (listener 'billing')");
+        }).anySatisfy(e -> {
+            assertThat(e.key()).isEqualTo("streams");
+            assertThat(e.file()).endsWith("billing.properties");
+            assertThat(e.reason()).contains("ack.mode=ack-delete by listener 'cleaner'");
+        }).anySatisfy(e -> {
+            assertThat(e.key()).isEqualTo("retention.max.length");
+            assertThat(e.file()).endsWith("audit.properties");
+            assertThat(e.reason()).contains("stream 'payments' has retention retention.max.length=100");
+        });
+    }
 }

@@ -95,4 +95,11 @@ final class FakeClusterView implements ClusterView {
         members.put(listener, all.stream().filter(m -> !restarting.contains(m.id())).toList());
         return Future.succeededFuture(restarting);
     }
+
+    @Override
+    public Future<List<String>> restartMember(String listener, String memberId, String workerId) {
+        restarts.add(listener + " member=" + memberId + " on " + workerId);
+        return Future.succeededFuture(members.getOrDefault(listener, List.of()).stream()
+                .anyMatch(m -> m.id().equals(memberId)) ? List.of(memberId) : List.of());
+    }
 }

@@ -223,7 +223,7 @@ class RestApiTest {
 
         JsonObject expanded = rest.call(HttpMethod.GET, "/listeners?expand=status").json();
         assertEquals("RUNNING", expanded.getJsonObject("orders").getJsonObject("status").getString("state"));
-        assertError(rest.call(HttpMethod.GET, "/listeners?expand=info"), 400, "query parameter expand");
+        assertError(rest.call(HttpMethod.GET, "/listeners?expand=tasks"), 400, "query parameter expand");
         assertError(rest.call(HttpMethod.GET, "/listeners/nope/status"), 404, "unknown listener 'nope'");
     }
 

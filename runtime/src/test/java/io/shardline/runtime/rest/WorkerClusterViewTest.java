@@ -173,6 +173,12 @@ class WorkerClusterViewTest {
         }
 
         @Override
+        public Future<List<String>> restartMember(String listener, String memberId) {
+            restarts.add(listener + " member=" + memberId);
+            return Future.succeededFuture(List.of(memberId));
+        }
+
+        @Override
         public Future<List<String>> restart(String listener, boolean onlyFailed) {
             restarts.add(listener + " onlyFailed=" + onlyFailed);
             return Future.succeededFuture(List.of(worker + "-" + listener + "-m0"));

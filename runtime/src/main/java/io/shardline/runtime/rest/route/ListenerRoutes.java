@@ -17,12 +17,14 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * {@code /listeners}: list ({@code ?expand=status}: each with its first {@link ShardPage#DEFAULT_LIMIT} shards),
- * create, read, replace config, delete, status (a page of its shards: {@code ?offset&limit}), history
+ * {@code /listeners}: list ({@code ?expand=status}: each with its first {@link ShardPage#DEFAULT_LIMIT} shards;
+ * {@code ?expand=info}), create, read, replace config, delete, status (a page of its shards: {@code ?offset&limit}),
+ * history
  * (records/s, dead letters/s and lag over 15 minutes, for the console's charts),
  * pause/resume/stop (202, persisted target states, idempotent), restart ({@code ?includeMembers&onlyFailed},
- * KIP-745), per-shard pause/resume and positions ({@link OffsetRoutes}),
- * config read and patch ({@link ConfigRoutes}), dead letters ({@link DeadLetterRoutes}).
+ * KIP-745; {@code includeTasks} as Connect names it), members as Connect's tasks ({@link MemberRoutes}), per-shard
+ * pause/resume and positions ({@link OffsetRoutes}), config read and patch ({@link ConfigRoutes}), dead letters
+ * ({@link DeadLetterRoutes}).
  */
 public final class ListenerRoutes {
 
@@ -59,26 +61,50 @@ public final class ListenerRoutes {
         router.put("/:name/shards/:stream/:shard/resume").handler(ctx -> shard(ctx, false));
         OffsetRoutes.addTo(router, plane);
         ConfigRoutes.addTo(router, plane);
+        MemberRoutes.addTo(router, plane);
         DeadLetterRoutes.addTo(router, plane);
         return router;
     }
 
+    /** Connect's {@code ?expand=status}, {@code ?expand=info}, or both ({@code ?expand=status&expand=info}). */
     private Future<?> list(RoutingContext ctx) {
-        String expand = ctx.queryParams().get("expand");
-        if (expand == null) {
+        java.util.List<String> expand = ctx.queryParams().getAll("expand");
+        if (expand.isEmpty()) {
             return plane.listenerNames();
         }
-        if (!expand.equals("status")) {
-            return Future.failedFuture(ControlPlaneException.badRequest("query parameter expand: only 'status' is "
-                    + "supported, got '" + expand + "'"));
+        for (String value : expand) {
+            if (!value.equals("status") && !value.equals("info")) {
+                return Future.failedFuture(ControlPlaneException.badRequest("query parameter expand: 'status' or "
+                        + "'info', got '" + value + "'"));
+            }
         }
+        Future<Map<String, ListenerStatus>> statuses = expand.contains("status") ? firstPages()
+                : Future.succeededFuture(Map.of());
+        Future<Map<String, Object>> infos = expand.contains("info") ? plane.listenerNames().compose(names ->
+                Future.all(names.stream().map(plane::listener).toList()).map(done -> {
+                    Map<String, Object> out = new TreeMap<>();
+                    for (int i = 0; i < names.size(); i++) {
+                        out.put(names.get(i), done.resultAt(i));
+                    }
+                    return out;
+                })) : Future.succeededFuture(Map.of());
+        return Future.all(statuses, infos).map(done -> {
+            Map<String, Map<String, Object>> out = new TreeMap<>();
+            statuses.result().forEach((name, status) -> out.computeIfAbsent(name, n -> new TreeMap<>()).put("status", status));
+            infos.result().forEach((name, info) -> out.computeIfAbsent(name, n -> new TreeMap<>()).put("info", info));
+            return out;
+        });
+    }
+
+    /** Each listener's status with its first page of shards (a listener's size never makes the list unbounded). */
+    private Future<Map<String, ListenerStatus>> firstPages() {
         return plane.listenerNames().compose(names -> {
             java.util.List<Future<ListenerStatus>> all = names.stream()
                     .map(name -> plane.listenerStatus(name, ShardPage.FIRST)).toList();
             return Future.all(all).map(done -> {
-                Map<String, Map<String, ListenerStatus>> out = new TreeMap<>();
+                Map<String, ListenerStatus> out = new TreeMap<>();
                 for (int i = 0; i < names.size(); i++) {
-                    out.put(names.get(i), Map.of("status", done.resultAt(i)));
+                    out.put(names.get(i), done.resultAt(i));
                 }
                 return out;
             });
@@ -127,9 +153,12 @@ public final class ListenerRoutes {
         Requests.noContent(ctx, 202, plane.setTargetState(ctx.pathParam("name"), state));
     }
 
-    /** KIP-745: both flags false answers 204 with no body (Connect's original restart); else 202 and the status. */
+    /**
+     * KIP-745: both flags false answers 204 with no body (Connect's original restart); else 202 and the status.
+     * {@code includeTasks} is Connect's name of {@code includeMembers}.
+     */
     private void restartOrRespond(RoutingContext ctx) {
-        if (!Requests.flag(ctx, "includeMembers") && !Requests.flag(ctx, "onlyFailed")) {
+        if (!includeMembers(ctx) && !Requests.flag(ctx, "onlyFailed")) {
             Requests.noContent(ctx, 204, Requests.guarded(() -> plane.restart(ctx.pathParam("name"), false, false)));
             return;
         }
@@ -137,12 +166,16 @@ public final class ListenerRoutes {
     }
 
     private Future<ListenerStatus> restart(RoutingContext ctx) {
-        boolean includeMembers = Requests.flag(ctx, "includeMembers");
+        boolean includeMembers = includeMembers(ctx);
         boolean onlyFailed = Requests.flag(ctx, "onlyFailed");
         return plane.restart(ctx.pathParam("name"), includeMembers, onlyFailed).map(status -> {
             ctx.response().setStatusCode(202);
             return status;
         });
+    }
+
+    private static boolean includeMembers(RoutingContext ctx) {
+        return Requests.flag(ctx, "includeMembers") || Requests.flag(ctx, "includeTasks");
     }
 
     private void shard(RoutingContext ctx, boolean paused) {

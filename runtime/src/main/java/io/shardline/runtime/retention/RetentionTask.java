@@ -1,0 +1,223 @@
+package io.shardline.runtime.retention;
+
+import io.shardline.api.handler.ShardId;
+import io.shardline.runtime.metrics.RetentionMetrics;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The leader's retention (docs/operations.md, "Retention"): a pass goes through every shard of every stream
+ * some listener declares a retention for, trimming each with {@link RetentionTrim}, paced by
+ * {@link RetentionSettings} (a tick every interval, a bounded number of shards per tick, one script in flight,
+ * the next tick scheduled only when the previous finished), so a cluster of 100,000 shards never floods the Redis
+ * client. At the end of a pass it records per stream the metrics of {@link RetentionMetrics} and warns, once per
+ * change, when groups hold a stream back (naming the groups and how far), and says when they no longer do.
+ * Streams whose listeners declare different retentions are not trimmed; the conflict is logged.
+ *
+ * <p>Runs on the leader only: a worker that does not lead does nothing and exports no retention metrics. Never
+ * blocks: every step is a future on the Vert.x context the timers fire on; state is touched by one chain at a time.
+ */
+public final class RetentionTask {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RetentionTask.class);
+
+    private final Vertx vertx;
+    private final RetentionTrim trim;
+    private final Supplier<Future<Map<String, Map<String, String>>>> listeners;
+    private final BooleanSupplier leader;
+    private final RetentionMetrics metrics;
+    private final LongSupplier wallClockMs;
+    private final RetentionSettings settings;
+    private final Deque<Turn> queue = new ArrayDeque<>();
+    private final Map<String, Held> pass = new TreeMap<>();
+    private final Map<String, Set<String>> reportedHolders = new TreeMap<>();
+    private final Set<String> reportedConflicts = new HashSet<>();
+    private volatile boolean closed;
+    private volatile long timer = -1;
+    private boolean leading;
+
+    private record Turn(SharedStreams.Plan plan, ShardId shard) {
+    }
+
+    /** What held one stream back during a pass. */
+    private static final class Held {
+        final int shards;
+        final Set<String> groups = new TreeSet<>();
+        long heldShards;
+        long entries;
+        long millis;
+        ShardId worst;
+        String error;
+
+        Held(int shards) {
+            this.shards = shards;
+        }
+    }
+
+    /**
+     * A task.
+     *
+     * @param listeners every listener's raw configuration by name (files and REST)
+     * @param leader whether this worker leads now
+     * @param wallClockMs the wall clock entry ids are made of
+     */
+    public RetentionTask(Vertx vertx, RetentionTrim trim, Supplier<Future<Map<String, Map<String, String>>>> listeners,
+                         BooleanSupplier leader, RetentionMetrics metrics, LongSupplier wallClockMs,
+                         RetentionSettings settings) {
+        this.vertx = Objects.requireNonNull(vertx, "vertx");
+        this.trim = Objects.requireNonNull(trim, "trim");
+        this.listeners = Objects.requireNonNull(listeners, "listeners");
+        this.leader = Objects.requireNonNull(leader, "leader");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.wallClockMs = Objects.requireNonNull(wallClockMs, "wallClockMs");
+        this.settings = Objects.requireNonNull(settings, "settings");
+    }
+
+    /** Starts ticking. */
+    public void start() {
+        schedule();
+    }
+
+    /** Stops ticking (a trim in flight finishes). */
+    public void close() {
+        closed = true;
+        long id = timer;
+        if (id >= 0) {
+            vertx.cancelTimer(id);
+        }
+    }
+
+    private void schedule() {
+        if (!closed) {
+            timer = vertx.setTimer(settings.intervalMs(), id -> tick());
+        }
+    }
+
+    private void tick() {
+        if (closed) {
+            return;
+        }
+        if (!leader.getAsBoolean()) {
+            if (leading) {
+                leading = false;
+                queue.clear();
+                pass.clear();
+                reportedHolders.clear();
+                metrics.clear();
+            }
+            schedule();
+            return;
+        }
+        leading = true;
+        Future<Void> ready = queue.isEmpty() ? startPass() : Future.succeededFuture();
+        ready.compose(v -> trimNext(settings.shardsPerTick())).onComplete(ar -> {
+            if (ar.failed()) {
+                LOG.warn("Retention: could not read the listeners' retention: {}", ar.cause().getMessage());
+            }
+            schedule();
+        });
+    }
+
+    private Future<Void> startPass() {
+        return listeners.get().map(configs -> {
+            SharedStreams.Plans plans = SharedStreams.plans(configs);
+            for (String conflict : plans.conflicts()) {
+                if (reportedConflicts.add(conflict)) {
+                    LOG.warn("Retention: {}", conflict);
+                }
+            }
+            for (SharedStreams.Plan plan : plans.plans()) {
+                pass.put(plan.stream(), new Held(plan.shards()));
+                for (int i = 0; i < plan.shards(); i++) {
+                    queue.add(new Turn(plan, new ShardId(plan.stream(), i)));
+                }
+            }
+            return null;
+        });
+    }
+
+    private Future<Void> trimNext(int left) {
+        Turn turn = queue.poll();
+        if (turn == null || closed) {
+            return Future.succeededFuture();
+        }
+        String stream = turn.plan().stream();
+        return trim.trim(turn.shard(), turn.plan().policy(), wallClockMs.getAsLong(), settings.trimBudget())
+                .map(outcome -> {
+                    record(stream, outcome);
+                    return (Void) null;
+                })
+                .recover(e -> {
+                    Held held = pass.get(stream);
+                    if (held != null && held.error == null) {
+                        held.error = turn.shard().key() + ": " + e.getMessage();
+                    }
+                    return Future.succeededFuture();
+                })
+                .compose(v -> {
+                    if (queue.isEmpty() || queue.peek().shard().index() == 0) {
+                        finishStream(stream);
+                    }
+                    return left > 1 ? trimNext(left - 1) : Future.succeededFuture();
+                });
+    }
+
+    private void record(String stream, RetentionTrim.Outcome outcome) {
+        metrics.trimmed(stream, outcome.trimmed());
+        Held held = pass.get(stream);
+        if (held == null || !outcome.heldBack()) {
+            return;
+        }
+        held.heldShards++;
+        held.entries += outcome.heldEntries();
+        held.groups.add(outcome.holder());
+        if (outcome.heldBackMs() >= held.millis) {
+            held.millis = outcome.heldBackMs();
+            held.worst = outcome.shard();
+        }
+    }
+
+    /** The pass over {@code stream} is over: metrics, and a log line when what holds it back changed. */
+    private void finishStream(String stream) {
+        Held held = pass.remove(stream);
+        if (held == null) {
+            return;
+        }
+        metrics.held(stream, held.heldShards, held.entries, held.millis);
+        if (held.error != null) {
+            LOG.warn("Retention: could not trim every shard of stream '{}' (first error {}); it is tried again on "
+                    + "the next pass", stream, held.error);
+        }
+        Set<String> before = reportedHolders.getOrDefault(stream, Set.of());
+        if (held.heldShards == 0) {
+            if (!before.isEmpty()) {
+                LOG.info("Retention of stream '{}' is no longer held back (was by group(s) {})", stream, before);
+                reportedHolders.remove(stream);
+            }
+            return;
+        }
+        if (!before.equals(held.groups)) {
+            LOG.warn("Retention of stream '{}' is held back on {} of {} shard(s) by group(s) {}: {} entries "
+                            + "retention would trim are kept because those groups have not been delivered or have not "
+                            + "acknowledged them, up to {} s of entry time behind the retention bound (on {}). Resume "
+                            + "or speed up the group, or delete it if it is gone (bin/shardline groups delete G)",
+                    stream, held.heldShards, held.shards, held.groups, held.entries, held.millis / 1_000,
+                    held.worst.key());
+            reportedHolders.put(stream, Set.copyOf(held.groups));
+        }
+    }
+
+}
