@@ -45,6 +45,7 @@ public class DropwizardExporterTest {
         assertThat(text).contains("shardline_listener_handler_batch_time_seconds_count{listener=\"orders.v2\",} 1.0");
         assertThat(text).contains("shardline_coordinator_group_heartbeat_errors_total{group=\"g1\",} 1.0");
         assertThat(text).contains("shardline_coordinator_groups 1.0");
+        assertThat(text).contains("shardline_retention_trimmed_total{stream=\"or:ders\",} 9.0");
         assertThat(text).contains("shardline_handler_custom_count_total{listener=\"orders.v2\",} 3.0");
         assertThat(text).contains("shardline_handler_wait_seconds_sum{listener=\"orders.v2\",} 0.25");
         assertThat(text).contains("shardline_handler_size_sum{listener=\"orders.v2\",} 12.0");
@@ -138,6 +139,9 @@ public class DropwizardExporterTest {
                 42L, 5, null, 1_500L)), 1);
         // The Redis client's gauges (RedisMetrics.register reads them from a connected client).
         RedisMetrics.TEMPLATES.forEach(t -> registry.gauge(t.name(), () -> () -> 0L));
+        RetentionMetrics retention = new RetentionMetrics(registry);
+        retention.trimmed("or:ders", 9);
+        retention.held("or:ders", 1, 4, 2_000);
         MemberMetrics member = new MemberMetrics(registry, "w1-orders.v2-m0");
         member.heartbeat(2_000_000);
         member.epoch(4);
