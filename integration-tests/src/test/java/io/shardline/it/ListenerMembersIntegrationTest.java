@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
  *   <li>ack-delete on that shared stream is refused (409 naming the key, the stream and the other group);</li>
  *   <li>members as Connect's tasks: one member restarted over REST (and one with {@code bin/shardline listeners
  *       restart --member}) leaves and rejoins, its member epoch moves and the other's shards come back; a listener
- *       restart moves every member's epoch; {@code onlyFailed=true} on a healthy listener restarts nothing.</li>
+ *       restart moves every member's epoch; {@code onlyFailed=true} on a healthy listener restarts nothing, and
+ *       with a member that failed for good it restarts that member only.</li>
  * </ul>
  * One worker: none of this depends on several. Tagged {@code integration}; run it alone with {@code mvn -B -ntp
  * verify -pl integration-tests -am -Dtest=ListenerMembersIntegrationTest -Dsurefire.failIfNoSpecifiedTests=false}.
@@ -143,6 +144,74 @@ class ListenerMembersIntegrationTest {
                 .contains("Restart of member " + m1 + " of listener orders requested");
         awaitMember(rest, m1, s -> s.getInteger("epoch") > m1Before && s.getJsonArray("shards").size() == 2,
                 "member " + m1 + " restarted by bin/shardline");
+    }
+
+    /**
+     * Connect's {@code onlyFailed=true} with a member that really failed: its shard's dead-letter stream cannot be
+     * written (a key of another type), so a record that fails for good stops that member's shard; the restart
+     * restarts that member only, and once the key is fixed the record goes to the dead-letter stream.
+     */
+    @Test
+    void onlyFailedRestartsTheMemberWhoseShardStoppedForGood(RedisServer redis) throws Exception {
+        fleet = ItFleet.create("only-failed");
+        Path plugins = PluginJars.build("halt-handler", fleet.dir.resolve("halt-plugins")).getParent();
+        List<Integer> ports = FreePorts.take(2);
+        fleet.listener("failing", "handler=halt", "streams=failing:2", "group=failing", "concurrency=2",
+                "start.from=earliest", "dead.letter.stream=failing.dlq");
+        Map<String, String> settings = ItFleet.withPorts(fleet.commonSettings(ports.subList(0, 1)), ports.get(0),
+                ports.get(1));
+        settings.put("plugin.path", settings.get("plugin.path") + "," + plugins);
+        settings.put("redis.url", redis.uri());
+        settings.put("session.timeout.ms", "4000");
+        settings.put("heartbeat.interval.ms", "500");
+        settings.put("rest.auth.token", TOKEN);
+        try (RespProbe probe = redis.probe()) {
+            probe.call("SET", "failing.dlq", "not a stream");
+        }
+        WorkerProcess worker = fleet.start("w0", settings);
+        worker.await("joined cluster", JOIN);
+        RestClient rest = new RestClient(ports.get(1), TOKEN);
+        JsonArray members = awaitMembers(rest, "failing", m -> m.size() == 2 && owning(m, 1),
+                "two members of failing with a shard each");
+        JsonObject owner = members.stream().map(o -> (JsonObject) o)
+                .filter(m -> m.getJsonArray("shards").contains("failing:0")).findFirst().orElseThrow();
+        String failed = owner.getString("id");
+        String healthy = members.stream().map(o -> ((JsonObject) o).getString("id")).filter(id -> !id.equals(failed))
+                .findFirst().orElseThrow();
+        int before = owner.getInteger("epoch");
+
+        try (RespProbe probe = redis.probe()) {
+            probe.call("XADD", "{failing:0}", "*", "fail", "true");
+        }
+        awaitMembers(rest, "failing", m -> state(m, failed).equals("FAILED") && state(m, healthy).equals("RUNNING"),
+                failed + " FAILED (its dead-letter write is refused) and " + healthy + " RUNNING");
+        try (RespProbe probe = redis.probe()) {
+            probe.call("DEL", "failing.dlq");
+        }
+
+        RestClient.Reply restart = rest.call("POST", "/listeners/failing/restart?onlyFailed=true", null, true);
+        assertThat(restart.status()).as(restart.body()).isEqualTo(202);
+        Map<String, String> states = new TreeMap<>();
+        restart.json().getJsonArray("members").forEach(o -> states.put(((JsonObject) o).getString("id"),
+                ((JsonObject) o).getString("state")));
+        assertThat(states).as("only the failed member restarts").containsEntry(failed, "RESTARTING")
+                .doesNotContainEntry(healthy, "RESTARTING");
+        awaitMembers(rest, "failing", m -> m.size() == 2 && owning(m, 1) && epochs(m).get(failed) > before,
+                failed + " running again with an epoch above " + before);
+        assertThat(worker.find("restart of member " + failed + " requested")).isPresent();
+        assertThat(worker.find("restart of member " + healthy + " requested")).isEmpty();
+        try (RespProbe probe = redis.probe()) {
+            long end = System.nanoTime() + SETTLE.toNanos();
+            while ((Long) probe.call("XLEN", "failing.dlq") < 1 && System.nanoTime() < end) {
+                WorkerProcess.pause(200);
+            }
+            assertThat((Long) probe.call("XLEN", "failing.dlq")).as("the failing record dead-lettered").isEqualTo(1L);
+        }
+    }
+
+    private static String state(JsonArray members, String id) {
+        return members.stream().map(o -> (JsonObject) o).filter(m -> m.getString("id").equals(id))
+                .map(m -> m.getString("state")).findFirst().orElse("ABSENT");
     }
 
     private static boolean owning(JsonArray members, int each) {

@@ -5,7 +5,8 @@ import picocli.CommandLine.Command;
 
 /**
  * Entry point behind {@code bin/shardline}: the operator's commands, one picocli subcommand each
- * ({@code bin/shardline redis-acl ...}; {@code groups}, {@code offsets}, {@code listeners}, {@code loggers} talk to a
+ * ({@code bin/shardline redis-acl ...}; {@code groups}, {@code offsets}, {@code listeners}, {@code loggers},
+ * {@code dlq}, {@code streams} talk to a
  * worker's REST API). Without a subcommand it prints the usage. Exit codes are the subcommand's ({@link ExitCodes});
  * 2 for a usage error.
  */
@@ -20,6 +21,8 @@ import picocli.CommandLine.Command;
                 "  listeners list | status L | members L | pause L | resume L | stop L | restart L [--include-members] "
                         + "[--only-failed] [--member ID]",
                 "  loggers [NAME LEVEL] [--cluster]",
+                "  dlq list L [--limit N] | show L ID | redrive L (--ids ID,... | --all) [--to-stream STREAM] [--execute]",
+                "  streams list | describe STREAM | create STREAM --shards N",
                 "Other:",
                 "  redis-acl --stream NAME... [--cluster NAME] [--dead-letter KEY] [--user NAME] [--xackdel]",
                 ExitCodes.FOOTER,
