@@ -4,6 +4,7 @@ import io.shardline.coordinator.AuditEvent;
 import io.shardline.coordinator.GroupCoordinator;
 import io.shardline.coordinator.record.CoordinatorRecord;
 import io.shardline.coordinator.record.ShardOwnerRecord;
+import io.shardline.runtime.redis.Chunked;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.RedisServerInfo;
 import io.shardline.runtime.shard.ShardCommands;
@@ -115,21 +116,22 @@ final class LeaderLog {
      * the same owner and epoch again is a no-op; a key that already holds a higher epoch is left alone (logged).
      */
     Future<Void> restoreOwnerKeys(GroupCoordinator fresh) {
-        List<Future<Boolean>> writes = new ArrayList<>();
+        List<ShardOwnerRecord> owners = new ArrayList<>();
         for (CoordinatorRecord r : fresh.snapshot()) {
             if (r instanceof ShardOwnerRecord owner) {
-                writes.add(shards.setOwner(owner.shard(), owner.groupId(), owner.memberId(), owner.ownerEpoch())
-                        .recover(e -> {
-                            if (!String.valueOf(e.getMessage()).startsWith("STALE_EPOCH")) {
-                                return Future.failedFuture(e);
-                            }
-                            LOG.warn("Owner key of {} for group {} holds a newer epoch than the group log ({}); "
-                                    + "left as it is", owner.shard(), owner.groupId(), e.getMessage());
-                            return Future.succeededFuture(false);
-                        }));
+                owners.add(owner);
             }
         }
-        return Future.all(writes).mapEmpty();
+        return Chunked.map(owners, Chunked.POOL_CHUNK, owner -> shards.setOwner(owner.shard(), owner.groupId(),
+                        owner.memberId(), owner.ownerEpoch())
+                .recover(e -> {
+                    if (!String.valueOf(e.getMessage()).startsWith("STALE_EPOCH")) {
+                        return Future.failedFuture(e);
+                    }
+                    LOG.warn("Owner key of {} for group {} holds a newer epoch than the group log ({}); "
+                            + "left as it is", owner.shard(), owner.groupId(), e.getMessage());
+                    return Future.succeededFuture(false);
+                })).mapEmpty();
     }
 
     /** Writes from now on as the holder of {@code claimed}'s leader epoch. */
@@ -196,13 +198,16 @@ final class LeaderLog {
                 revision = rev;
                 logRecords = logged;
             }
-            List<Future<Boolean>> owners = new ArrayList<>();
+            List<ShardOwnerRecord> owners = new ArrayList<>();
             for (CoordinatorRecord r : records) {
                 if (r instanceof ShardOwnerRecord owner) {
-                    owners.add(shards.setOwner(owner.shard(), owner.groupId(), owner.memberId(), owner.ownerEpoch()));
+                    owners.add(owner);
                 }
             }
-            return Future.all(owners).<Void>mapEmpty();
+            // In chunks: a decision that hands out thousands of shards must not put as many writes in the pool's
+            // wait queue at once (docs/reliability.md, "Overload").
+            return Chunked.map(owners, Chunked.POOL_CHUNK, owner -> shards.setOwner(owner.shard(), owner.groupId(),
+                    owner.memberId(), owner.ownerEpoch())).<Void>mapEmpty();
         });
     }
 
