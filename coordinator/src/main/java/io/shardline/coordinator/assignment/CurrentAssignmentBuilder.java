@@ -17,7 +17,7 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * Moves one member's current assignment one step towards its target, revoke-before-assign (seed 004):
+ * Moves one member's current assignment one step towards its target, revoke-before-assign (docs/protocol.md, section 5):
  *
  * <ol>
  *   <li>shards of {@code assigned} no longer in the target move to {@code revoking} (step 1; the member sees them

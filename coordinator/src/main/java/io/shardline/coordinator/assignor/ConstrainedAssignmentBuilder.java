@@ -3,7 +3,7 @@ package io.shardline.coordinator.assignor;
 import java.util.Arrays;
 
 /**
- * The sticky assignment when every member subscribes to the same streams (seed 000, Kafka's
+ * The sticky assignment when every member subscribes to the same streams (docs/assignors.md, "sticky"; Kafka's
  * {@code ConstrainedAssignmentBuilder}): with {@code P} shards and {@code N} members, every member ends with
  * {@code floor = P / N} or {@code ceil = ceil(P / N)} shards, keeping as many previously owned shards as that
  * allows.
@@ -90,7 +90,7 @@ final class ConstrainedAssignmentBuilder {
         return assignee;
     }
 
-    /** Step 1: keep owned shards up to the quota of each branch of seed 000. */
+    /** Step 1: keep owned shards up to the quota of each branch (docs/assignors.md, "sticky"). */
     private void keepOwned() {
         int n = in.memberCount();
         owned = OwnedShards.byMember(in.owner(), n);

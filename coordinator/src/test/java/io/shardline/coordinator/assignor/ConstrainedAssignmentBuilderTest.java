@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** One test per branch of the constrained sticky pseudocode (seed 000), through {@link StickyAssignor}. */
+/** One test per branch of the constrained sticky pseudocode (docs/assignors.md, "sticky"), through {@link StickyAssignor}. */
 class ConstrainedAssignmentBuilderTest {
 
     private static final StickyAssignor STICKY = new StickyAssignor();

@@ -16,7 +16,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The worked examples of seed 001 (range, with and without racks) and seed 003 (range over consumer threads),
+ * The worked examples of docs/assignors.md ("range", with and without racks, and over consumer threads),
  * plus Kafka's own Javadoc example and the member order. Each expectation is also checked against Kafka.
  */
 class RangeAssignorTest {

@@ -13,7 +13,7 @@ import io.shardline.coordinator.assignor.testing.Assignments;
 import io.shardline.coordinator.assignor.testing.KafkaOracle;
 import org.junit.jupiter.api.Test;
 
-/** The worked example of seed 001 and Kafka's Javadoc examples; each expectation is also checked against Kafka. */
+/** The worked example of docs/assignors.md ("round-robin") and Kafka's Javadoc examples; each expectation is also checked against Kafka. */
 class RoundRobinAssignorTest {
 
     private final RoundRobinAssignor assignor = new RoundRobinAssignor();

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The worked examples of seed 001 (StickyAssignor and CooperativeStickyAssignor sections), and the general path. */
+/** The worked examples of docs/assignors.md ("sticky" and "cooperative-sticky"), and the general path. */
 class StickyAssignorExamplesTest {
 
     private static final StickyAssignor STICKY = new StickyAssignor();

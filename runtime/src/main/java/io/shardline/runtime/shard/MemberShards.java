@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * The shards one logical member owns, and the poller that serves them (contract 6: the member's
  * heartbeat loop calls {@link #acquire}, {@link #release}, {@link #fenceAll}; REST calls pause/resume).
  *
- * <p>Multiplexing (seed 004): the member serves its shards over {@code max.concurrency} local workers, which
+ * <p>Multiplexing (docs/architecture.md, "One shard's state machine"): the member serves its shards over {@code max.concurrency} local workers, which
  * run handler calls. A shard with a batch to handle waits in one FIFO ready queue; a free worker takes the head
  * and calls the handler for it; when the call returns, the worker goes to the next shard waiting while this
  * shard acknowledges (and reads its next batch) without holding a worker, then queues again at the tail. Redis
