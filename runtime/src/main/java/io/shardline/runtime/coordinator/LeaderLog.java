@@ -6,6 +6,7 @@ import io.shardline.coordinator.record.CoordinatorRecord;
 import io.shardline.coordinator.record.ShardOwnerRecord;
 import io.shardline.runtime.redis.Chunked;
 import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.redis.RedisErrorKind;
 import io.shardline.runtime.redis.RedisServerInfo;
 import io.shardline.runtime.shard.ShardCommands;
 import io.shardline.runtime.store.GroupLogState;
@@ -125,7 +126,7 @@ final class LeaderLog {
         return Chunked.map(owners, Chunked.POOL_CHUNK, owner -> shards.setOwner(owner.shard(), owner.groupId(),
                         owner.memberId(), owner.ownerEpoch())
                 .recover(e -> {
-                    if (!String.valueOf(e.getMessage()).startsWith("STALE_EPOCH")) {
+                    if (RedisErrorKind.classify(e) != RedisErrorKind.STALE_EPOCH) {
                         return Future.failedFuture(e);
                     }
                     LOG.warn("Owner key of {} for group {} holds a newer epoch than the group log ({}); "

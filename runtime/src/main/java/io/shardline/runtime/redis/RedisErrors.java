@@ -33,13 +33,12 @@ public final class RedisErrors {
 
     /** Whether Redis answered with a refusal: a missing permission or failed authentication. */
     public static boolean isRefusal(Throwable e) {
-        String m = e.getMessage();
-        return m != null && (m.startsWith("NOPERM") || m.startsWith("WRONGPASS") || m.startsWith("NOAUTH"));
+        return RedisErrorKind.classify(e).refusal();
     }
 
     /** Whether Redis refused the command for a missing ACL permission ({@code NOPERM}). */
     public static boolean isNoPerm(Throwable e) {
-        return e.getMessage() != null && e.getMessage().startsWith("NOPERM");
+        return RedisErrorKind.classify(e) == RedisErrorKind.NO_PERM;
     }
 
     /** What to do about a refusal, as a sentence to append (starting with ". "), or "". */

@@ -3,6 +3,7 @@ package io.shardline.runtime.shard;
 import io.shardline.api.handler.EntryFields;
 import io.shardline.api.handler.ShardId;
 import io.shardline.api.handler.StreamRecord;
+import io.shardline.runtime.redis.RedisErrorKind;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -189,7 +190,7 @@ public final class ShardCommands {
     public Future<Void> ensureGroup(ShardId shard, String group, String startId) {
         return redis.send(Request.cmd(Command.XGROUP).arg("CREATE").arg(shard.key()).arg(group).arg(startId).arg("MKSTREAM"))
                 .<Void>mapEmpty()
-                .recover(e -> String.valueOf(e.getMessage()).startsWith("BUSYGROUP") ? Future.succeededFuture() : Future.failedFuture(e));
+                .recover(e -> RedisErrorKind.classify(e) == RedisErrorKind.BUSY_GROUP ? Future.succeededFuture() : Future.failedFuture(e));
     }
 
     /**

@@ -1,7 +1,9 @@
 package io.shardline.runtime.shard;
 
+import io.shardline.runtime.redis.RedisErrorKind;
+
 /**
- * How a failed shard command is treated, from its error message. Stateless.
+ * How a failed shard command is treated, from the kind of its error reply ({@link RedisErrorKind}). Stateless.
  */
 enum ShardFailure {
     /** Another member or epoch owns the shard: stop the shard locally, never retry. */
@@ -21,25 +23,17 @@ enum ShardFailure {
      * client connections). Used for writes whose key the user chose (the dead-letter stream).
      */
     static boolean permanent(Throwable error) {
-        String msg = String.valueOf(error.getMessage());
-        return msg.startsWith("WRONGTYPE") || msg.startsWith("NOPERM")
-                || (msg.startsWith("ERR") && !msg.contains("max number of clients"));
+        RedisErrorKind kind = RedisErrorKind.classify(error);
+        return kind == RedisErrorKind.WRONG_TYPE || kind == RedisErrorKind.NO_PERM || kind == RedisErrorKind.ERR;
     }
 
     static ShardFailure of(Throwable error) {
-        String msg = String.valueOf(error.getMessage());
-        if (msg.startsWith("FENCED")) {
-            return FENCED;
-        }
-        if (msg.startsWith("NOOWNER")) {
-            return NO_OWNER;
-        }
-        if (msg.contains("NOGROUP")) {
-            return NO_GROUP;
-        }
-        if (msg.contains("Function not found") || msg.contains("function not found")) {
-            return NO_LIBRARY;
-        }
-        return TRANSIENT;
+        return switch (RedisErrorKind.classify(error)) {
+            case FENCED -> FENCED;
+            case NO_OWNER -> NO_OWNER;
+            case NO_GROUP -> NO_GROUP;
+            case NO_FUNCTION -> NO_LIBRARY;
+            default -> TRANSIENT;
+        };
     }
 }

@@ -1,6 +1,7 @@
 package io.shardline.runtime.store;
 
 import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.redis.RedisErrorKind;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -35,7 +36,7 @@ public record LuaScript(String source, String sha1) {
     /** Runs the script with the given keys and arguments. */
     public Future<Response> call(RedisClient redis, List<String> keys, List<String> args) {
         return redis.send(request(Command.EVALSHA, sha1, keys, args)).recover(e -> {
-            if (String.valueOf(e.getMessage()).startsWith("NOSCRIPT")) {
+            if (RedisErrorKind.classify(e) == RedisErrorKind.NO_SCRIPT) {
                 return redis.send(request(Command.EVAL, source, keys, args));
             }
             return Future.failedFuture(e);

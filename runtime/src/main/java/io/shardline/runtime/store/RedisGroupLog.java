@@ -1,6 +1,7 @@
 package io.shardline.runtime.store;
 
 import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.redis.RedisErrorKind;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Response;
 import java.util.ArrayList;
@@ -347,15 +348,17 @@ public final class RedisGroupLog {
     }
 
     private static Throwable translate(Throwable e, long leaderEpoch, long expectedRevision) {
-        String message = String.valueOf(e.getMessage());
-        for (StoreFencedException.Kind kind : StoreFencedException.Kind.values()) {
-            if (message.startsWith(kind.name() + " ")) {
-                String[] parts = message.split(" ");
-                return new StoreFencedException(kind, leaderEpoch, expectedRevision,
-                        Long.parseLong(parts[1].trim()), Long.parseLong(parts[2].trim()));
-            }
+        StoreFencedException.Kind kind = switch (RedisErrorKind.classify(e)) {
+            case STALE_LEADER_EPOCH -> StoreFencedException.Kind.STALE_LEADER_EPOCH;
+            case REVISION_MISMATCH -> StoreFencedException.Kind.REVISION_MISMATCH;
+            default -> null;
+        };
+        if (kind == null) {
+            return e;
         }
-        return e;
+        String[] parts = e.getMessage().split(" ");
+        return new StoreFencedException(kind, leaderEpoch, expectedRevision, Long.parseLong(parts[1].trim()),
+                Long.parseLong(parts[2].trim()));
     }
 
     private static List<String> strings(Response r, int from) {
