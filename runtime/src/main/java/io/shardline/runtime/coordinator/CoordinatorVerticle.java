@@ -61,9 +61,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class CoordinatorVerticle extends VerticleBase {
 
-    /** The host's role. */
-    public enum Role { FOLLOWER, CLAIMING, LEADER, DEPOSED, RESIGNED }
-
     private static final Logger LOG = LoggerFactory.getLogger(CoordinatorVerticle.class);
 
     private final String clusterName;
@@ -76,33 +73,21 @@ public final class CoordinatorVerticle extends VerticleBase {
     private final CoordinatorMetrics metrics;
     private final CoordinatorHostMetrics hostMetrics;
     private final AssignorTiming timing;
-    private final LongSupplier nanoClock = System::nanoTime;
+    private final LongSupplier nanoClock;
     private final LongSupplier clockMs;
     private final long tickMs;
     private final int heartbeatIntervalMs;
     private final int sessionTimeoutMs;
-    /** Who leads as last read from Redis, and when this host is in line to claim. */
-    private final LeaderSuccession succession;
+    /** The leader role: which role this host has, and what to do when something happens. */
+    private final LeaderRoleMachine machine;
 
-    private Role role = Role.FOLLOWER;
-    private LeaderView view;
     private GroupCoordinator coordinator;
-    private int term;
     private Future<?> queue = Future.succeededFuture();
-    private final GroupCommit commits = new GroupCommit(() -> term, () -> role == Role.LEADER, this::write, e -> {
-        LOG.error("Coordinator write failed", e);
-        if (role == Role.LEADER) {
-            discardAndReclaim(e);
-        }
-    });
-    private long leaderSinceMs;
-    private boolean served;
+    private final GroupCommit commits;
     private MessageConsumer<JsonObject> consumer;
     private long timer = -1;
     /** Whether a read of who leads is in flight ({@link #watch}). */
     private boolean watching;
-    /** Whether a hand-over to the view's oldest worker is in flight ({@link #yieldTo}). */
-    private boolean yielding;
     /** The event-bus routes to the other workers' hosts (created on start). */
     private EventBusRoutes routes;
     /** The graceful hand-over, both sides (created on start, on this context). */
@@ -119,13 +104,20 @@ public final class CoordinatorVerticle extends VerticleBase {
         this.assignors = s.assignors();
         this.metrics = s.metrics();
         this.hostMetrics = s.metrics() instanceof CoordinatorHostMetrics h ? h : CoordinatorHostMetrics.NOOP;
+        this.nanoClock = s.nanoClock();
         this.timing = new AssignorTiming(metrics, hostMetrics, nanoClock);
         this.clockMs = s.clockMs();
         this.tickMs = s.tickMs();
         this.heartbeatIntervalMs = s.heartbeatIntervalMs();
         this.sessionTimeoutMs = s.sessionTimeoutMs();
-        this.succession = new LeaderSuccession(s.workerId(), s.clockMs(),
+        this.machine = new LeaderRoleMachine(s.workerId(), s.clockMs(),
                 LeaderSuccession.silenceMs(s.tickMs(), s.heartbeatIntervalMs(), s.sessionTimeoutMs()));
+        this.commits = new GroupCommit(machine::term, () -> machine.role() == LeaderRole.LEADER, this::write, e -> {
+            LOG.error("Coordinator write failed", e);
+            if (machine.role() == LeaderRole.LEADER) {
+                writeFailed(e);
+            }
+        });
     }
 
     @Override
@@ -150,16 +142,16 @@ public final class CoordinatorVerticle extends VerticleBase {
     }
 
     /** The role (for tests and status), read on the context. */
-    public Future<Role> role() {
-        Promise<Role> p = Promise.promise();
-        context.runOnContext(v -> p.complete(role));
+    public Future<LeaderRole> role() {
+        Promise<LeaderRole> p = Promise.promise();
+        context.runOnContext(v -> p.complete(machine.role()));
         return p.future();
     }
 
     /** The leader epoch held (0 when not leader), read on the context. */
     public Future<Long> leaderEpoch() {
         Promise<Long> p = Promise.promise();
-        context.runOnContext(v -> p.complete(role == Role.LEADER ? leaderLog.leaderEpoch() : 0L));
+        context.runOnContext(v -> p.complete(machine.role() == LeaderRole.LEADER ? leaderLog.leaderEpoch() : 0L));
         return p.future();
     }
 
@@ -172,66 +164,58 @@ public final class CoordinatorVerticle extends VerticleBase {
     public Future<Void> handOver(long timeoutMs) {
         Promise<Void> done = Promise.promise();
         context.runOnContext(v -> {
-            Set<String> members = role != Role.LEADER ? Set.of() : coordinator.groupIds().stream()
+            Set<String> members = machine.role() != LeaderRole.LEADER ? Set.of() : coordinator.groupIds().stream()
                     .flatMap(g -> coordinator.group(g).stream()).flatMap(g -> g.members().keySet().stream())
                     .collect(Collectors.toSet());
-            handOver.begin(view, members, timeoutMs).onComplete(done);
+            handOver.begin(machine.view(), members, timeoutMs).onComplete(done);
         });
         return done.future();
     }
 
-    /**
-     * A new cluster view. Leadership is the leader epoch in Redis, not the view: a leader keeps leading when the view
-     * names another worker (it records how many workers it sees, so that a larger side of a split may depose it), and
-     * a follower claims only when it is in line ({@link LeaderSuccession#inLine}).
-     */
+    /** A new cluster view: the role machine decides ({@link LeaderRoleMachine#viewChanged}). */
     private void applyView(LeaderView next) {
-        view = next;
         handOver.viewChanged(next);
         routes.warm(next);
-        if (role == Role.LEADER) {
-            leaderLog.recordView(next.size()).onComplete(ar -> {
+        carryOut(machine.viewChanged(next, handOver.stopping()));
+    }
+
+    /** Carries out the role machine's decisions: the only place they turn into Redis calls, requests and timers. */
+    private void carryOut(List<LeaderAction> actions) {
+        actions.forEach(this::carryOut);
+    }
+
+    private void carryOut(LeaderAction action) {
+        if (action instanceof LeaderAction.Claim c) {
+            enqueue(() -> claim(c));
+        } else if (action instanceof LeaderAction.RecordView r) {
+            leaderLog.recordView(r.size()).onComplete(ar -> {
                 if (ar.failed()) {
                     LOG.warn("Coordinator on {}: recording the cluster view failed: {}", workerId, ar.cause().getMessage());
                 }
             });
-            String oldest = next.leader().workerId();
-            if (!next.isLeader() && succession.mayHandTo(oldest)) {
-                yieldTo(oldest);
+        } else if (action instanceof LeaderAction.HandOver h) {
+            yieldTo(h.successor());
+        } else if (action instanceof LeaderAction.StepDown d) {
+            if (d.wasLeader()) {
+                hostMetrics.leadership(0);
             }
-        } else if ((role == Role.FOLLOWER || role == Role.DEPOSED) && succession.inLine(next)) {
-            claim(succession.reason(next));
+            coordinator = null;
+        } else {
+            throw new IllegalStateException("not carried out here: " + action);
         }
     }
 
     /**
-     * The view names another worker as the oldest (it is not the worker this one took the epoch from): hand
-     * leadership over to it as a stopping leader does ({@link CoordinatorWire#TAKE_OVER}: it claims at once while
-     * this host still answers), so members see no gap; if it does not take it, stop leading and let it claim when
-     * this host's silence makes it next in line.
+     * Hands leadership over to the view's oldest worker as a stopping leader does ({@link CoordinatorWire#TAKE_OVER}:
+     * it claims at once while this host still answers), so members see no gap; what then is the machine's
+     * ({@link LeaderRoleMachine#handOverEnded}).
      */
     private void yieldTo(String successor) {
-        if (yielding) {
-            return;
-        }
-        yielding = true;
-        LOG.info("Coordinator on {}: worker {} is the oldest cluster member now; handing leadership (epoch {}) over to it",
-                workerId, successor, leaderLog.leaderEpoch());
         vertx.eventBus().<JsonObject>request(CoordinatorWire.address(clusterName, successor),
                         new JsonObject().put(CoordinatorWire.OP, CoordinatorWire.TAKE_OVER).put("from", workerId),
                         new DeliveryOptions().setSendTimeout(Math.max(1, sessionTimeoutMs / 2)))
-                .onComplete(ar -> context.runOnContext(v -> {
-                    yielding = false;
-                    if (role != Role.LEADER && role != Role.DEPOSED) {
-                        return;
-                    }
-                    if (ar.succeeded()) {
-                        discard(Role.FOLLOWER, "handed leadership over to " + successor + ", the oldest cluster member");
-                    } else if (role == Role.LEADER && view != null && successor.equals(view.leader().workerId())) {
-                        discard(Role.FOLLOWER, "worker " + successor + " is the oldest cluster member now (it did not "
-                                + "take a hand-over: " + ar.cause().getMessage() + ")");
-                    }
-                }));
+                .onComplete(ar -> context.runOnContext(v -> machine.handOverEnded(successor,
+                        Optional.ofNullable(ar.cause())).ifPresent(this::carryOut)));
     }
 
     /**
@@ -240,7 +224,7 @@ public final class CoordinatorVerticle extends VerticleBase {
      * {@code NOT_COORDINATOR} answers, so members reach the leader the others follow whatever their view says.
      */
     private Future<Void> watch() {
-        if (watching || handOver.stopping() || role == Role.CLAIMING) {
+        if (watching || !machine.watches(handOver.stopping())) {
             return Future.succeededFuture();
         }
         watching = true;
@@ -250,11 +234,7 @@ public final class CoordinatorVerticle extends VerticleBase {
                 LOG.debug("Coordinator on {}: reading the leader status failed: {}", workerId, ar.cause().getMessage());
                 return;
             }
-            succession.observed(ar.result());
-            if ((role == Role.FOLLOWER || role == Role.DEPOSED) && view != null && !handOver.stopping()
-                    && succession.inLine(view)) {
-                claim(succession.reason(view));
-            }
+            machine.watched(ar.result(), handOver.stopping()).ifPresent(this::carryOut);
         }));
         return Future.succeededFuture();
     }
@@ -271,50 +251,56 @@ public final class CoordinatorVerticle extends VerticleBase {
                         clockMs.getAsLong() - started));
     }
 
-    private void claim(String why) {
-        if (handOver.stopping()) {
-            transitionTo(Role.RESIGNED, "not claiming (" + why + "): this worker is stopping");
-            return;
+    /**
+     * One claim attempt of the machine's {@link LeaderAction.Claim}. A hand-over's first attempt first loads and
+     * replays the log while the old leader still answers (warming up code this worker may never have run), so that
+     * the window between the claim (which fences the old leader) and answering as leader is one claim and one warm
+     * replay. Every attempt replays what the claim will expect first, then claims: the new holder is silent (to the
+     * others' watch) only for the claim's round trip, and answers right after; a log that changed in between (its
+     * revision moved) is replayed again.
+     */
+    private Future<Void> claim(LeaderAction.Claim claim) {
+        if (claim.attempt() == 0 && claim.handedOverFrom() != null) {
+            long started = clockMs.getAsLong();
+            return leaderLog.load().compose(state -> replay(state, false).map(warm -> {
+                LOG.info("Coordinator on {}: prepared to take over from {}: replayed {} records in {} ms", workerId,
+                        claim.handedOverFrom(), state.records().size(), clockMs.getAsLong() - started);
+                return (Void) null;
+            })).recover(e -> {
+                LOG.warn("Coordinator on {}: preparing the take-over failed, claiming anyway: {}", workerId,
+                        e.getMessage());
+                return Future.succeededFuture();
+            }).compose(v -> attemptClaim(claim));
         }
-        transitionTo(Role.CLAIMING, why);
-        int myTerm = ++term;
-        succession.claiming(Optional.empty());
-        enqueue(() -> attemptClaim(myTerm, 0, succession.silenceMs()));
+        return attemptClaim(claim);
     }
 
-    /** One claim attempt; {@code minSilenceMs} -1 for a hand-over (unconditional), as {@link LeaderLog#claim}. */
-    private Future<Void> attemptClaim(int myTerm, int attempt, long minSilenceMs) {
-        if (myTerm != term || role != Role.CLAIMING) {
+    private Future<Void> attemptClaim(LeaderAction.Claim claim) {
+        if (!machine.claiming(claim.term())) {
             return Future.succeededFuture();
         }
         long started = clockMs.getAsLong();
-        // Replay what the claim will expect first, then claim: the new holder is silent (to the others' watch)
-        // only for the claim's round trip, not for a replay, and answers right after. A log that changed in
-        // between (its revision moved) is replayed again.
+        LeaderView view = machine.view();
         return leaderLog.loadForClaim().compose(seen -> replay(seen, true).compose(prepared ->
-                leaderLog.claim(workerId, seen, view == null ? 1 : view.size(), minSilenceMs).compose(claimed -> {
+                leaderLog.claim(workerId, seen, view == null ? 1 : view.size(), claim.minSilenceMs()).compose(claimed -> {
                     long claimedAt = clockMs.getAsLong();
                     Future<GroupCoordinator> fresh = claimed.state().revision() == seen.revision()
                             ? Future.succeededFuture(prepared) : replay(claimed.state(), true);
                     return fresh.compose(c -> (claimed.lastWriteAgoMs() < 0
                             ? leaderLog.restoreOwnerKeys(c) : Future.<Void>succeededFuture()).map(v -> {
-                                becomeLeader(myTerm, c, claimed, started, claimedAt);
+                                machine.claimWon(claim.term(), claimed.state().leaderEpoch(), claimed.lastWriteAgoMs(),
+                                        claimedAt).ifPresent(lead -> becomeLeader(lead, c, claimed, started, claimedAt));
                                 return (Void) null;
                             }));
                 })))
                 .recover(e -> {
                     if (e instanceof ClaimRefusedException refused) {
-                        if (myTerm == term && role == Role.CLAIMING) {
-                            succession.observed(refused.holder);
-                            term++;
-                            transitionTo(Role.FOLLOWER, "claim refused: " + refused.getMessage()
-                                    + "; following it");
-                        }
+                        machine.claimRefused(claim.term(), refused.holder, refused.getMessage());
                         return Future.succeededFuture();
                     }
-                    LOG.warn("Claiming the leader epoch failed (attempt {}): {}", attempt + 1, e.getMessage());
-                    vertx.setTimer(Math.min(2_000, 100L << Math.min(attempt, 4)), id ->
-                            enqueue(() -> attemptClaim(myTerm, attempt + 1, minSilenceMs)));
+                    LOG.warn("Claiming the leader epoch failed (attempt {}): {}", claim.attempt() + 1, e.getMessage());
+                    LeaderAction.Claim next = machine.claimFailed(claim);
+                    vertx.setTimer(next.delayMs(), id -> enqueue(() -> attemptClaim(next)));
                     return Future.succeededFuture();
                 });
     }
@@ -337,32 +323,20 @@ public final class CoordinatorVerticle extends VerticleBase {
     }
 
     /**
-     * Serves as leader with the replayed coordinator. Members whose lease the predecessor renewed keep only what
-     * can remain of it (GroupCoordinator#inheritedLeaseMs, from {@link LeaderLog.Claimed#lastWriteAgoMs}), so the
-     * members of a killed leader's worker expire about one session timeout after their last answer, not after the
-     * claim; with the last write unknown, a whole session timeout from now.
+     * Serves as leader with the replayed coordinator, its inherited leases shortened as {@code lead} says
+     * ({@link LeaderRoleMachine#claimWon}, from {@link LeaderLog.Claimed#lastWriteAgoMs}).
      */
-    private void becomeLeader(int myTerm, GroupCoordinator fresh, LeaderLog.Claimed claimed, long startedMs,
+    private void becomeLeader(LeaderAction.Lead lead, GroupCoordinator fresh, LeaderLog.Claimed claimed, long startedMs,
                               long claimedAt) {
-        if (myTerm != term || role != Role.CLAIMING) {
-            LOG.info("Coordinator on {}: took leader epoch {} but stopped claiming meanwhile (role {}); not leading",
-                    workerId, claimed.state().leaderEpoch(), role);
-            return;
-        }
-        long lastWriteAgoMs = claimed.lastWriteAgoMs();
-        long now = clockMs.getAsLong();
-        long quietMs = lastWriteAgoMs < 0 ? 0 : lastWriteAgoMs + (now - claimedAt);
-        fresh.activate(now, quietMs);
+        fresh.activate(lead.nowMs(), lead.quietMs());
         coordinator = fresh;
-        succession.led();
         leaderLog.lead(claimed);
-        leaderSinceMs = now;
-        served = false;
-        transitionTo(Role.LEADER, "took leader epoch " + leaderLog.leaderEpoch() + " at revision "
+        long lastWriteAgoMs = claimed.lastWriteAgoMs();
+        machine.lead(lead, "took leader epoch " + leaderLog.leaderEpoch() + " at revision "
                 + leaderLog.revision() + ", replayed " + leaderLog.records() + " records, groups " + fresh.groupIds()
-                + " in " + (now - startedMs) + " ms (replay " + (now - claimedAt) + " ms); the last write was " + (lastWriteAgoMs < 0 ? "unknown"
-                : quietMs + " ms ago") + ", so inherited leases run at most "
-                + inheritedLeaseMs(fresh, quietMs) + " more");
+                + " in " + (lead.nowMs() - startedMs) + " ms (replay " + (lead.nowMs() - claimedAt) + " ms); the last "
+                + "write was " + (lastWriteAgoMs < 0 ? "unknown" : lead.quietMs() + " ms ago")
+                + ", so inherited leases run at most " + inheritedLeaseMs(fresh, lead.quietMs()) + " more");
         hostMetrics.leadership(leaderLog.leaderEpoch());
         observeGroups();
     }
@@ -395,7 +369,7 @@ public final class CoordinatorVerticle extends VerticleBase {
         if (CoordinatorWire.TAKE_OVER.equals(op)) {
             return handOver.takeOver(message);
         }
-        if (role != Role.LEADER) {
+        if (machine.role() != LeaderRole.LEADER) {
             message.reply(notCoordinator(op, body));
             handOver.redirected(body.getString("memberId", ""));
             return Future.succeededFuture();
@@ -425,7 +399,7 @@ public final class CoordinatorVerticle extends VerticleBase {
                             () -> GroupAdminWire.deleteAnswer(result.response()));
                 }
                 case ReadModelWire.DESCRIBE -> message.reply(ReadModelWire.answer(body, coordinator,
-                        view == null ? List.of() : view.members().stream().map(m -> m.workerId()).toList()));
+                        machine.view() == null ? List.of() : machine.view().members().stream().map(m -> m.workerId()).toList()));
                 default -> message.fail(ErrorCode.INVALID_REQUEST.code(), "unknown operation '" + op + "'");
             }
         } catch (RuntimeException e) {
@@ -456,12 +430,9 @@ public final class CoordinatorVerticle extends VerticleBase {
             if (ar.succeeded()) {
                 onCommitted.run();
                 message.reply(answer.get());
-                if (!served) {
-                    served = true;
-                    // Operators (and the failover tests) read "serving again" from this line.
-                    LOG.info("Coordinator on {}: first answer as leader (leader epoch {}), {} ms after taking the epoch",
-                            workerId, leaderLog.leaderEpoch(), clockMs.getAsLong() - leaderSinceMs);
-                }
+                // Operators (and the failover tests) read "serving again" from this line.
+                machine.firstAnswer().ifPresent(ms -> LOG.info("Coordinator on {}: first answer as leader (leader epoch "
+                        + "{}), {} ms after taking the epoch", workerId, leaderLog.leaderEpoch(), ms));
             } else {
                 replyNotCoordinator(message, op, body);
             }
@@ -469,18 +440,18 @@ public final class CoordinatorVerticle extends VerticleBase {
     }
 
     private Future<Void> tick() {
-        if (view != null) {
-            routes.warm(view); // routes whose warm-up failed (a worker still starting) are tried again
+        if (machine.view() != null) {
+            routes.warm(machine.view()); // routes whose warm-up failed (a worker still starting) are tried again
         }
-        if (role != Role.LEADER) {
+        if (machine.role() != LeaderRole.LEADER) {
             return watch();
         }
         return redis.refreshServerInfo().compose(info -> {
-            if (role != Role.LEADER) {
+            if (machine.role() != LeaderRole.LEADER) {
                 return Future.succeededFuture();
             }
             if (leaderLog.identityChanged(info)) {
-                discardAndReclaim(new IllegalStateException("Redis restarted (run_id " + leaderLog.fencedRunId()
+                writeFailed(new IllegalStateException("Redis restarted (run_id " + leaderLog.fencedRunId()
                         + " -> " + info.runId() + "); re-fencing before writing again"));
                 return Future.succeededFuture();
             }
@@ -495,39 +466,23 @@ public final class CoordinatorVerticle extends VerticleBase {
     private Future<Void> write(List<CoordinatorRecord> records, List<AuditEvent> events) {
         if (leaderLog.identityChanged(redis.serverInfo())) {
             IllegalStateException e = new IllegalStateException("Redis run_id changed; re-fencing");
-            discardAndReclaim(e);
+            writeFailed(e);
             return Future.failedFuture(e);
         }
-        int myTerm = term;
+        int myTerm = machine.term();
         GroupCoordinator current = coordinator;
-        return leaderLog.write(records, events, () -> current.snapshot(), () -> myTerm == term)
+        return leaderLog.write(records, events, () -> current.snapshot(), () -> myTerm == machine.term())
                 .onFailure(e -> {
-                    if (myTerm == term && role == Role.LEADER) {
-                        discardAndReclaim(e);
+                    if (machine.leads(myTerm)) {
+                        writeFailed(e);
                     }
                 });
     }
 
-    private void discardAndReclaim(Throwable e) {
-        if (e instanceof StoreFencedException f && f.kind() == StoreFencedException.Kind.STALE_LEADER_EPOCH) {
-            // Another worker took the epoch: follow it. The watch (every tick) claims again only when this worker is
-            // in line: the new holder went silent, or sees fewer workers than this one (a split).
-            succession.forget();
-            discard(Role.DEPOSED, f.getMessage());
-            return;
-        }
-        discard(Role.FOLLOWER, "write failed: " + e.getMessage());
-        // The epoch is still this worker's as far as it knows; the claim script lets its holder take the next one.
-        claim("rebuilding from Redis after a failed write");
-    }
-
-    private void discard(Role next, String why) {
-        if (role == Role.LEADER) {
-            hostMetrics.leadership(0);
-        }
-        coordinator = null;
-        term++;
-        transitionTo(next, why);
+    /** A write of the leader failed or was refused: the machine decides ({@link LeaderRoleMachine#writeFailed}). */
+    private void writeFailed(Throwable e) {
+        boolean stale = e instanceof StoreFencedException f && f.kind() == StoreFencedException.Kind.STALE_LEADER_EPOCH;
+        carryOut(machine.writeFailed(stale, e.getMessage(), handOver.stopping()));
     }
 
     private Future<Void> replyNotCoordinator(Message<JsonObject> message, String op, JsonObject body) {
@@ -536,12 +491,13 @@ public final class CoordinatorVerticle extends VerticleBase {
     }
 
     private JsonObject notCoordinator(String op, JsonObject body) {
+        LeaderView view = machine.view();
         String leader = view == null ? "unknown" : view.leader().workerId();
         String successor = handOver.successor().orElse(null);
-        String holder = succession.liveHolder().orElse(null);
+        String holder = machine.liveHolder().orElse(null);
         String hint = successor != null ? successor : holder != null ? holder
                 : view != null && !view.isLeader() ? leader : null;
-        String text = "worker " + workerId + " is not the coordinator (role " + role + "); the cluster leader is " + leader
+        String text = "worker " + workerId + " is not the coordinator (role " + machine.role() + "); the cluster leader is " + leader
                 + (holder != null ? "; worker " + holder + " holds the leader epoch" : "")
                 + (successor != null ? "; leadership was handed over to " + successor : "");
         return CoordinatorWire.notCoordinator(op, body, text, hint, heartbeatIntervalMs, sessionTimeoutMs);
@@ -551,8 +507,8 @@ public final class CoordinatorVerticle extends VerticleBase {
     private final class HandOverHost implements LeaderHandOver.Host {
 
         @Override
-        public Role role() {
-            return role;
+        public LeaderRole role() {
+            return machine.role();
         }
 
         @Override
@@ -562,29 +518,12 @@ public final class CoordinatorVerticle extends VerticleBase {
 
         @Override
         public void resign(String why) {
-            discard(Role.RESIGNED, why);
+            carryOut(machine.resign(why));
         }
 
-        /**
-         * Claims at once, after one load and replay of the log while the old leader still answers (warming up the
-         * code this worker may never have run), so that the window between the claim (which fences the old leader)
-         * and answering as leader is one claim and one warm replay.
-         */
         @Override
         public Future<Void> claimHandedOver(String from) {
-            transitionTo(Role.CLAIMING, "worker " + from + " hands leadership over");
-            int myTerm = ++term;
-            succession.claiming(Optional.of(from));
-            long started = clockMs.getAsLong();
-            return leaderLog.load().compose(state -> replay(state, false).map(warm -> {
-                LOG.info("Coordinator on {}: prepared to take over from {}: replayed {} records in {} ms", workerId,
-                        from, state.records().size(), clockMs.getAsLong() - started);
-                return (Void) null;
-            })).recover(e -> {
-                LOG.warn("Coordinator on {}: preparing the take-over failed, claiming anyway: {}", workerId,
-                        e.getMessage());
-                return Future.succeededFuture();
-            }).compose(v -> attemptClaim(myTerm, 0, -1));
+            return claim(machine.handedOver(from));
         }
     }
 
@@ -601,11 +540,4 @@ public final class CoordinatorVerticle extends VerticleBase {
         return next;
     }
 
-    private void transitionTo(Role next, String reason) {
-        if (next != role) {
-            LOG.info("Coordinator on {}: {} -> {} (leader epoch {}): {}", workerId, role, next, leaderLog.leaderEpoch(),
-                    reason);
-        }
-        role = next;
-    }
 }

@@ -3,7 +3,6 @@ package io.shardline.runtime.coordinator;
 import io.shardline.coordinator.protocol.ErrorCode;
 import io.shardline.runtime.cluster.ClusterMember;
 import io.shardline.runtime.cluster.LeaderView;
-import io.shardline.runtime.coordinator.CoordinatorVerticle.Role;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -47,12 +46,12 @@ final class LeaderHandOver {
     /** What the hand-over sees and does of the coordinator host it belongs to; called on the host's context. */
     interface Host {
         /** The host's role now. */
-        Role role();
+        LeaderRole role();
 
         /** The leader epoch the host holds (meaningful while it leads). */
         long leaderEpoch();
 
-        /** Discards the coordinator for good ({@link Role#RESIGNED}), logging {@code why}. */
+        /** Discards the coordinator for good ({@link LeaderRole#RESIGNED}), logging {@code why}. */
         void resign(String why);
 
         /** The successor's claim: claims the leader epoch at once; completes once this attempt ended either way. */
@@ -118,9 +117,9 @@ final class LeaderHandOver {
         }
         Optional<String> next = view == null ? Optional.empty() : view.members().stream()
                 .map(ClusterMember::workerId).filter(w -> !w.equals(workerId)).findFirst();
-        if (host.role() != Role.LEADER || next.isEmpty()) {
+        if (host.role() != LeaderRole.LEADER || next.isEmpty()) {
             successor = next.orElse(null);
-            String why = host.role() == Role.LEADER ? "stopping; no other worker to hand over to" : "stopping";
+            String why = host.role() == LeaderRole.LEADER ? "stopping; no other worker to hand over to" : "stopping";
             host.resign(why);
             transitionTo(State.STOPPED);
             return stopped.future();
@@ -181,12 +180,12 @@ final class LeaderHandOver {
             message.fail(ErrorCode.NOT_COORDINATOR.code(), "worker " + workerId + " is stopping too");
             return Future.succeededFuture();
         }
-        if (host.role() == Role.LEADER) {
+        if (host.role() == LeaderRole.LEADER) {
             message.reply(new JsonObject().put("leaderEpoch", host.leaderEpoch()));
             return Future.succeededFuture();
         }
         return host.claimHandedOver(message.body().getString("from", "")).onComplete(ar -> {
-            if (host.role() == Role.LEADER) {
+            if (host.role() == LeaderRole.LEADER) {
                 message.reply(new JsonObject().put("leaderEpoch", host.leaderEpoch()));
             } else {
                 message.fail(ErrorCode.NOT_COORDINATOR.code(), "worker " + workerId + " could not claim yet (role "

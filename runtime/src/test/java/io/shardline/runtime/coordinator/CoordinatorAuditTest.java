@@ -14,7 +14,6 @@ import io.shardline.coordinator.protocol.HeartbeatRequest;
 import io.shardline.coordinator.protocol.HeartbeatResponse;
 import io.shardline.runtime.cluster.ClusterMember;
 import io.shardline.runtime.cluster.LeaderView;
-import io.shardline.runtime.coordinator.CoordinatorVerticle.Role;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.RedisConfig;
 import io.shardline.runtime.rest.entity.AuditEntry;
@@ -91,7 +90,7 @@ class CoordinatorAuditTest {
         return host;
     }
 
-    private static void awaitRole(CoordinatorVerticle host, Role role) {
+    private static void awaitRole(CoordinatorVerticle host, LeaderRole role) {
         Await.until(() -> result(host.role(), WAIT) == role, WAIT, 10, "coordinator role " + role);
     }
 
@@ -134,7 +133,7 @@ class CoordinatorAuditTest {
     @Test
     void aDecisionsEventsAreInRedisWhenItIsAnsweredAndSteadyHeartbeatsAddNone() {
         CoordinatorVerticle host = deploy(A, new LeaderView(List.of(A, B), A));
-        awaitRole(host, Role.LEADER);
+        awaitRole(host, LeaderRole.LEADER);
         configure("a");
         HeartbeatResponse joined = heartbeat("a", "m1", null);
         assertEquals(ErrorCode.NONE, joined.error());
@@ -161,8 +160,8 @@ class CoordinatorAuditTest {
     void aNewLeaderAnswersWithItsPredecessorsEventsAndAppendsItsOwnAfterThem() {
         CoordinatorVerticle a = deploy(A, new LeaderView(List.of(A, B), A));
         CoordinatorVerticle b = deploy(B, new LeaderView(List.of(A, B), B));
-        awaitRole(a, Role.LEADER);
-        awaitRole(b, Role.FOLLOWER);
+        awaitRole(a, LeaderRole.LEADER);
+        awaitRole(b, LeaderRole.FOLLOWER);
         configure("a");
         settle("a", "m1");
         HeartbeatResponse m2 = settle("a", "m2");
@@ -173,8 +172,8 @@ class CoordinatorAuditTest {
         // had crashed).
         a.onViewChange(new LeaderView(List.of(B, A), A));
         b.onViewChange(new LeaderView(List.of(B, A), B));
-        awaitRole(b, Role.LEADER);
-        awaitRole(a, Role.FOLLOWER);
+        awaitRole(b, LeaderRole.LEADER);
+        awaitRole(a, LeaderRole.FOLLOWER);
         assertEquals(predecessors, audit(), "the new leader starts with the whole trail");
 
         // m2 goes on heartbeating to B past the inherited lease; m1 is expired by B and its shards move to m2.
@@ -196,7 +195,7 @@ class CoordinatorAuditTest {
     @Test
     void aDeposedLeaderAddsNoEvent() {
         CoordinatorVerticle host = deploy(A, new LeaderView(List.of(A, B), A));
-        awaitRole(host, Role.LEADER);
+        awaitRole(host, LeaderRole.LEADER);
         configure("a");
         settle("a", "m1");
         List<AuditEntry> before = audit();
@@ -207,7 +206,7 @@ class CoordinatorAuditTest {
         // The join is decided (MEMBER_JOINED, a group epoch bump), but its append is refused: no answer, no event.
         HeartbeatResponse refused = heartbeat("a", "m2", null);
         assertEquals(ErrorCode.NOT_COORDINATOR, refused.error());
-        awaitRole(host, Role.DEPOSED);
+        awaitRole(host, LeaderRole.DEPOSED);
         assertEquals(before, audit());
         assertThat(describe(audit())).doesNotContain("MEMBER_JOINED m2");
     }

@@ -80,7 +80,7 @@ class CoordinatorGroupCommitTest {
         result(vertx.deployVerticle(host), WAIT);
         ClusterMember me = new ClusterMember("node-1", "w1", "127.0.0.1:1", Map.of());
         host.onViewChange(new LeaderView(List.of(me), me));
-        Await.eventually(() -> host.role().compose(r -> r == CoordinatorVerticle.Role.LEADER ? Future.succeededFuture(r)
+        Await.eventually(() -> host.role().compose(r -> r == LeaderRole.LEADER ? Future.succeededFuture(r)
                 : Future.failedFuture("role " + r)), WAIT, 20);
         JsonObject configured = result(vertx.eventBus().<JsonObject>request(CoordinatorWire.address(cluster, "w1"),
                 CoordinatorWire.toJson(GroupConfig.of("g", Map.of("s", 8), "range", 10_000, 1_000)))
@@ -125,7 +125,7 @@ class CoordinatorGroupCommitTest {
         for (Future<HeartbeatResponse> answer : joinAll(20)) {
             assertThat(result(answer, WAIT).error()).isEqualTo(ErrorCode.NOT_COORDINATOR);
         }
-        assertThat(result(host.role(), WAIT)).isIn(CoordinatorVerticle.Role.DEPOSED, CoordinatorVerticle.Role.CLAIMING);
+        assertThat(result(host.role(), WAIT)).isIn(LeaderRole.DEPOSED, LeaderRole.CLAIMING);
     }
 
     private List<Future<HeartbeatResponse>> joinAll(int count) {

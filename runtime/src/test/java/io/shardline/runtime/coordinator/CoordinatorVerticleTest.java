@@ -21,7 +21,6 @@ import io.shardline.coordinator.protocol.RevokeReport;
 import io.shardline.coordinator.protocol.RevokeState;
 import io.shardline.runtime.cluster.ClusterMember;
 import io.shardline.runtime.cluster.LeaderView;
-import io.shardline.runtime.coordinator.CoordinatorVerticle.Role;
 import io.shardline.runtime.metrics.DropwizardCoordinatorMetrics;
 import io.shardline.runtime.metrics.MetricTemplate;
 import io.shardline.runtime.redis.RedisClient;
@@ -102,11 +101,11 @@ class CoordinatorVerticleTest {
 
     private CoordinatorVerticle leader() {
         CoordinatorVerticle host = deploy(A);
-        awaitRole(host, Role.LEADER);
+        awaitRole(host, LeaderRole.LEADER);
         return host;
     }
 
-    private static void awaitRole(CoordinatorVerticle host, Role role) {
+    private static void awaitRole(CoordinatorVerticle host, LeaderRole role) {
         Await.until(() -> result(host.role(), WAIT) == role, WAIT, 10, "coordinator role " + role);
     }
 
@@ -151,7 +150,7 @@ class CoordinatorVerticleTest {
     @Test
     void aNonLeaderAnswersNotCoordinatorNamingTheLeader() {
         CoordinatorVerticle follower = deploy(B);
-        awaitRole(follower, Role.FOLLOWER);
+        awaitRole(follower, LeaderRole.FOLLOWER);
         HeartbeatResponse answer = CoordinatorWire.heartbeatResponse(send("b", CoordinatorWire.toJson(
                 new HeartbeatRequest(group, "m1", 0, Optional.empty(), Optional.empty(), new TreeSet<>(List.of("orders")),
                         new TreeSet<>(), List.of(), 0))));
@@ -198,7 +197,7 @@ class CoordinatorVerticleTest {
         HeartbeatResponse refused = heartbeat("m1", settled.memberEpoch(), List.copyOf(settled.assigned().keySet()),
                 List.of(), settled.assignmentEpoch());
         assertEquals(ErrorCode.NOT_COORDINATOR, refused.error());
-        awaitRole(host, Role.DEPOSED);
+        awaitRole(host, LeaderRole.DEPOSED);
         GroupLogState after = result(intruder.load(), WAIT);
         assertEquals(before.revision(), after.revision(), "the deposed leader wrote nothing");
         assertEquals("intruder", after.holder());
@@ -256,9 +255,9 @@ class CoordinatorVerticleTest {
         Await.until(() -> registry.meter(DropwizardCoordinatorMetrics.EXPIRIES.name(group)).getCount() > 0, WAIT, 10,
                 "A expired");
         host.onViewChange(new LeaderView(List.of(B, A), A));
-        awaitRole(host, Role.FOLLOWER);
+        awaitRole(host, LeaderRole.FOLLOWER);
         host.onViewChange(new LeaderView(List.of(A, B), A));
-        awaitRole(host, Role.LEADER);
+        awaitRole(host, LeaderRole.LEADER);
         for (MetricTemplate t : DropwizardCoordinatorMetrics.TEMPLATES) {
             List<Metric> fed = registry.getMetrics().entrySet().stream().filter(e -> t.match(e.getKey()).isPresent())
                     .map(Map.Entry::getValue).toList();

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.shardline.coordinator.protocol.ErrorCode;
 import io.shardline.runtime.cluster.ClusterMember;
 import io.shardline.runtime.cluster.LeaderView;
-import io.shardline.runtime.coordinator.CoordinatorVerticle.Role;
 import io.shardline.runtime.coordinator.LeaderHandOver.State;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -62,7 +61,7 @@ class LeaderHandOverStateTest {
     @Test
     void testServingToStoppedWhenNotLeading() {
         LeaderHandOver handOver = handOver("w1", 60_000);
-        host.role = Role.FOLLOWER;
+        host.role = LeaderRole.FOLLOWER;
 
         result(on(() -> handOver.begin(BOTH, Set.of(), 10_000)), WAIT);
 
@@ -154,7 +153,7 @@ class LeaderHandOverStateTest {
     @Test
     void testSecondBeginReturnsTheFirstOutcome() {
         LeaderHandOver handOver = handOver("w1", 60_000);
-        host.role = Role.FOLLOWER;
+        host.role = LeaderRole.FOLLOWER;
 
         result(on(() -> handOver.begin(BOTH, Set.of(), 10_000)), WAIT);
         result(on(() -> handOver.begin(BOTH, Set.of(), 10_000)), WAIT);
@@ -165,9 +164,9 @@ class LeaderHandOverStateTest {
     @Test
     void testTakeOverClaimsAndAnswersTheLeaderEpoch() {
         LeaderHandOver handOver = handOver("w2", 60_000);
-        host.role = Role.FOLLOWER;
+        host.role = LeaderRole.FOLLOWER;
         host.claim = from -> {
-            host.role = Role.LEADER;
+            host.role = LeaderRole.LEADER;
             host.epoch = 9;
             return Future.succeededFuture();
         };
@@ -195,9 +194,9 @@ class LeaderHandOverStateTest {
     @Test
     void testTakeOverFailsWhileTheClaimHasNotSucceeded() {
         LeaderHandOver handOver = handOver("w2", 60_000);
-        host.role = Role.FOLLOWER;
+        host.role = LeaderRole.FOLLOWER;
         host.claim = from -> {
-            host.role = Role.CLAIMING;
+            host.role = LeaderRole.CLAIMING;
             return Future.succeededFuture();
         };
         endpoint("w2", handOver);
@@ -211,7 +210,7 @@ class LeaderHandOverStateTest {
     @Test
     void testTakeOverRefusedWhileStopping() {
         LeaderHandOver handOver = handOver("w2", 60_000);
-        host.role = Role.FOLLOWER;
+        host.role = LeaderRole.FOLLOWER;
         result(on(() -> handOver.begin(BOTH, Set.of(), 10_000)), WAIT);
         endpoint("w2", handOver);
 
@@ -256,14 +255,14 @@ class LeaderHandOverStateTest {
 
     /** A host that leads until told otherwise and records what the hand-over made it do; touched on the context. */
     private static final class RecordingHost implements LeaderHandOver.Host {
-        volatile Role role = Role.LEADER;
+        volatile LeaderRole role = LeaderRole.LEADER;
         volatile long epoch = 3;
         volatile Function<String, Future<Void>> claim = from -> Future.succeededFuture();
         final List<String> resigned = new CopyOnWriteArrayList<>();
         final List<String> claimsFrom = new CopyOnWriteArrayList<>();
 
         @Override
-        public Role role() {
+        public LeaderRole role() {
             return role;
         }
 
@@ -275,7 +274,7 @@ class LeaderHandOverStateTest {
         @Override
         public void resign(String why) {
             resigned.add(why);
-            role = Role.RESIGNED;
+            role = LeaderRole.RESIGNED;
         }
 
         @Override

@@ -98,14 +98,14 @@ class LeaderHandOverTest {
         member("w3", group, p3);
         until(() -> p1.owned.size() == 2 && p2.owned.size() == 2 && p3.owned.size() == 2, WAIT, 20,
                 "every member owns two shards");
-        assertThat(result(hosts.get("w1").role(), WAIT)).isEqualTo(CoordinatorVerticle.Role.LEADER);
+        assertThat(result(hosts.get("w1").role(), WAIT)).isEqualTo(LeaderRole.LEADER);
         long epochBefore = result(hosts.get("w1").leaderEpoch(), WAIT);
 
         // Worker w1 stops: its member leaves, the coordinator hands over, then w1 leaves the cluster view.
         result(m1.leave(), WAIT);
         result(hosts.get("w1").handOver(10_000), WAIT);
-        assertThat(result(hosts.get("w1").role(), WAIT)).isEqualTo(CoordinatorVerticle.Role.RESIGNED);
-        assertThat(result(hosts.get("w2").role(), WAIT)).isEqualTo(CoordinatorVerticle.Role.LEADER);
+        assertThat(result(hosts.get("w1").role(), WAIT)).isEqualTo(LeaderRole.RESIGNED);
+        assertThat(result(hosts.get("w2").role(), WAIT)).isEqualTo(LeaderRole.LEADER);
         assertThat(result(hosts.get("w2").leaderEpoch(), WAIT)).isGreaterThan(epochBefore);
         members.set(List.of(workers.get("w2"), workers.get("w3")));
         publishView();
@@ -156,7 +156,7 @@ class LeaderHandOverTest {
         RecordingPort p3 = new RecordingPort();
         member("w3", group, p3);
         until(() -> p3.owned.size() == 2, WAIT, 20, "the member owns both shards");
-        assertThat(result(hosts.get("w1").role(), WAIT)).isEqualTo(CoordinatorVerticle.Role.LEADER);
+        assertThat(result(hosts.get("w1").role(), WAIT)).isEqualTo(LeaderRole.LEADER);
 
         // Both w1 and its successor w2 stop at once: w2's coordinator is gone (its take-over request is taken and
         // never answered), then w2 leaves the view. w1 must not wait for the request's timeout (its whole stop).
@@ -172,7 +172,7 @@ class LeaderHandOverTest {
         result(handedOver, WAIT);
         assertThat(clockMs.getAsLong() - started).as("hand-over ended by the view, not by its %s ms timeout",
                 HAND_OVER_TIMEOUT_MS).isLessThan(HAND_OVER_TIMEOUT_MS);
-        assertThat(result(hosts.get("w1").role(), WAIT)).isEqualTo(CoordinatorVerticle.Role.RESIGNED);
+        assertThat(result(hosts.get("w1").role(), WAIT)).isEqualTo(LeaderRole.RESIGNED);
     }
 
     private MemberVerticle member(String worker, GroupConfig group, RecordingPort port) {

@@ -16,6 +16,7 @@ import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.coordinator.CoordinatorHostSettings;
 import io.shardline.runtime.coordinator.CoordinatorVerticle;
 import io.shardline.runtime.coordinator.CoordinatorWire;
+import io.shardline.runtime.coordinator.LeaderRole;
 import io.shardline.runtime.metrics.DropwizardCoordinatorMetrics;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.RedisConfig;
@@ -102,7 +103,7 @@ class MemberVerticleTest {
                 new DropwizardCoordinatorMetrics(new MetricRegistry()), clock::get, 20, HEARTBEAT_MS, SESSION_MS));
         result(vertx.deployVerticle(coordinator), WAIT);
         coordinator.onViewChange(view.get());
-        Await.until(() -> result(coordinator.role(), WAIT) == CoordinatorVerticle.Role.LEADER, WAIT, 10, "leader");
+        Await.until(() -> result(coordinator.role(), WAIT) == LeaderRole.LEADER, WAIT, 10, "leader");
     }
 
     @AfterEach
