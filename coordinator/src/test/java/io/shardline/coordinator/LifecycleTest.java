@@ -19,8 +19,8 @@ import io.shardline.coordinator.protocol.HeartbeatResponse;
 import io.shardline.coordinator.protocol.RevokeReport;
 import io.shardline.coordinator.protocol.RevokeState;
 import io.shardline.coordinator.record.ChangeReason;
-import io.shardline.coordinator.store.StoreConflictException;
 import io.shardline.coordinator.testing.CoordinatorTestContext;
+import io.shardline.coordinator.testing.GroupLogModel;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -137,7 +137,8 @@ class LifecycleTest {
         // The deposed leader keeps deciding, but the store refuses its writes.
         var zombie = deposed.tick(10_000);
         assertTrue(!zombie.records().isEmpty());
-        assertThrows(StoreConflictException.class, () -> ctx.store().append(oldLeader, oldRevision, zombie.records()));
+        assertThrows(GroupLogModel.Refused.class,
+                () -> ctx.store().append(oldLeader, oldRevision, "", zombie.records(), zombie.events()));
     }
 
     @Test

@@ -4,7 +4,7 @@ import io.shardline.api.assignor.Assignor;
 import io.shardline.coordinator.assignor.AssignorRegistry;
 import io.shardline.coordinator.group.GroupConfig;
 import io.shardline.coordinator.record.ChangeReason;
-import io.shardline.coordinator.store.InMemoryMetadataStore;
+import io.shardline.coordinator.testing.GroupLogModel;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -15,8 +15,8 @@ import java.util.TreeMap;
 
 /**
  * One seeded run: a coordinator host (and, after failovers, its successors and zombie predecessors), N members
- * running {@link io.shardline.coordinator.member.Membership}, an in-memory store, owner keys and a faulty network,
- * on one simulated clock. Faults and membership changes happen until {@link SimConfig#faultEndMs()}; then the
+ * running {@link io.shardline.coordinator.member.Membership}, the group log ({@link GroupLogModel}), owner keys and
+ * a faulty network, on one simulated clock. Faults and membership changes happen until {@link SimConfig#faultEndMs()}; then the
  * network heals and the group must be stable within {@link SimConfig#stabilityBoundMs()}. Invariants are checked
  * after every event. Everything is drawn from the seed, so a seed replays exactly.
  */
@@ -24,13 +24,16 @@ final class Simulation {
 
     static final String GROUP = "g";
     static final String STREAM = "orders";
+    /** Events kept per group's audit stream (the runtime's {@code RedisAuditLog.MAX_EVENTS_PER_GROUP}). */
+    static final int AUDIT_CAP = 1_000;
 
     private final long seed;
     private final Random random;
     private final SimConfig config;
     private final Scheduler scheduler;
     private final SimNetwork network;
-    private final InMemoryMetadataStore store = new InMemoryMetadataStore();
+    /** The group log, on the store's drifting clock. */
+    private final GroupLogModel groupLog;
     private final SimRedis redis = new SimRedis();
     private final Invariants invariants = new Invariants(this);
     private final HungDrains hungDrains = new HungDrains(this);
@@ -44,8 +47,6 @@ final class Simulation {
     private final SimStats stats = new SimStats();
     /** The store's clock runs at this rate of the simulated clock (bounded drift, within +-2%). */
     private final double storeClockRate;
-    /** When (simulated clock) the store last accepted a write, or MIN_VALUE before any. */
-    private long lastAcceptedWriteMs = Long.MIN_VALUE;
 
     Simulation(long seed, boolean tracing) {
         this.seed = seed;
@@ -55,6 +56,7 @@ final class Simulation {
         this.network = new SimNetwork(scheduler, random, 0.05, 0.03, 150, 20);
         this.shardCount = config.shards();
         this.storeClockRate = 0.98 + random.nextDouble() * 0.04;
+        this.groupLog = new GroupLogModel(() -> (long) Math.floor(scheduler.now() * storeClockRate), AUDIT_CAP);
     }
 
     /** Runs the seed; returns how long after the end of faults the group became stable for good. */
@@ -90,7 +92,7 @@ final class Simulation {
                         + reason);
             }
             stats.add("failover", hosts.size() - 1);
-            stats.add("deposed leader writes refused", store.refusedWrites());
+            stats.add("deposed leader writes refused", groupLog.refusedWrites());
             stats.add("messages dropped", network.dropped());
             stats.add("messages duplicated", network.duplicated());
             stats.inc(config.protocol().name().toLowerCase() + " seeds");
@@ -190,20 +192,6 @@ final class Simulation {
         }
     }
 
-    /** The store accepted a write now. */
-    void writeAccepted() {
-        lastAcceptedWriteMs = scheduler.now();
-    }
-
-    /**
-     * How long ago the store last accepted a write, measured on the store's (drifting) clock, as the runtime
-     * reads it from Redis when it claims the leader epoch; 0 before any write.
-     */
-    long storeQuietMs() {
-        return lastAcceptedWriteMs == Long.MIN_VALUE ? 0
-                : (long) Math.floor((scheduler.now() - lastAcceptedWriteMs) * storeClockRate);
-    }
-
     private void endFaults() {
         network.heal();
         long alive = members.values().stream().filter(m -> m.alive() && !m.leaving()).count();
@@ -228,8 +216,8 @@ final class Simulation {
         return network;
     }
 
-    InMemoryMetadataStore store() {
-        return store;
+    GroupLogModel groupLog() {
+        return groupLog;
     }
 
     SimRedis redis() {

@@ -19,8 +19,6 @@ import io.shardline.coordinator.protocol.LeaveResponse;
 import io.shardline.coordinator.protocol.RevokeReport;
 import io.shardline.coordinator.record.ChangeReason;
 import io.shardline.coordinator.record.CoordinatorRecord;
-import io.shardline.coordinator.store.InMemoryMetadataStore;
-import io.shardline.coordinator.store.StoreState;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -30,8 +28,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Wires a {@link GroupCoordinator} with a {@link MockTime} and an {@link InMemoryMetadataStore} the way the
- * runtime hosts it: every result is appended to the store under the leader epoch before its answer is returned.
+ * Wires a {@link GroupCoordinator} with a {@link MockTime} and a {@link GroupLogModel} the way the runtime hosts
+ * it: every result is appended to the group log under the leader epoch before its answer is returned.
  * {@link #sleep(long)} advances time and ticks (Kafka's {@code GroupMetadataManagerTestContext.sleep}).
  */
 public final class CoordinatorTestContext {
@@ -42,7 +40,7 @@ public final class CoordinatorTestContext {
     public static final String STREAM = "orders";
 
     private final MockTime time;
-    private final InMemoryMetadataStore store;
+    private final GroupLogModel store;
     private final Assignor assignor;
     private GroupCoordinator coordinator;
     private long leaderEpoch;
@@ -50,7 +48,7 @@ public final class CoordinatorTestContext {
     private final List<AuditEvent> audit = new ArrayList<>();
     private final List<CoordinatorRecord> lastRecords = new ArrayList<>();
 
-    private CoordinatorTestContext(MockTime time, InMemoryMetadataStore store, Assignor assignor) {
+    private CoordinatorTestContext(MockTime time, GroupLogModel store, Assignor assignor) {
         this.time = time;
         this.store = store;
         this.assignor = assignor;
@@ -108,7 +106,8 @@ public final class CoordinatorTestContext {
 
         /** The context with the group configured at time 0. */
         public CoordinatorTestContext build() {
-            CoordinatorTestContext ctx = new CoordinatorTestContext(new MockTime(0), new InMemoryMetadataStore(),
+            MockTime time = new MockTime(0);
+            CoordinatorTestContext ctx = new CoordinatorTestContext(time, new GroupLogModel(time::milliseconds, 1_000),
                     assignor);
             ctx.persist(ctx.coordinator.configureGroup(0, new GroupConfig(GROUP, new TreeMap<>(Map.of(STREAM, shards)),
                     assignor.name(), protocol, sessionTimeoutMs, heartbeatIntervalMs, rebalanceTimeoutMs),
@@ -126,7 +125,7 @@ public final class CoordinatorTestContext {
      * A leader change whose claim found the predecessor's last accepted write {@code quietMs} ago (0: unknown).
      */
     public GroupCoordinator becomeLeader(long quietMs) {
-        StoreState state = store.claimLeadership();
+        GroupLogModel.State state = store.claim("host", -1, 1, -1, "").state();
         leaderEpoch = state.leaderEpoch();
         revision = state.revision();
         coordinator = new GroupCoordinator(name -> name.equals(assignor.name()) ? assignor : null,
@@ -138,7 +137,7 @@ public final class CoordinatorTestContext {
 
     /** Appends the result's records under the leader epoch (throws if refused) and returns the result. */
     public <T> CoordinatorResult<T> persist(CoordinatorResult<T> result) {
-        revision = store.append(leaderEpoch, revision, result.records());
+        revision = store.append(leaderEpoch, revision, "", result.records(), result.events());
         audit.addAll(result.events());
         lastRecords.clear();
         lastRecords.addAll(result.records());
@@ -203,8 +202,8 @@ public final class CoordinatorTestContext {
         return coordinator;
     }
 
-    /** The store. */
-    public InMemoryMetadataStore store() {
+    /** The group log. */
+    public GroupLogModel store() {
         return store;
     }
 

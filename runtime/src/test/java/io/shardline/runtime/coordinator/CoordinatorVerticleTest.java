@@ -192,12 +192,20 @@ class CoordinatorVerticleTest {
         HeartbeatResponse settled = settle("m1", join("m1"));
         RedisGroupLog intruder = new RedisGroupLog(redis, new MetadataKeys(cluster));
         GroupLogState before = result(intruder.load(), WAIT);
-        assertThat(result(intruder.claim("intruder", before.leaderEpoch()), WAIT).won()).isTrue();
-        // A steady heartbeat decides nothing, yet it renews a lease: it must not be answered by a deposed leader.
-        HeartbeatResponse refused = heartbeat("m1", settled.memberEpoch(), List.copyOf(settled.assigned().keySet()),
-                List.of(), settled.assignmentEpoch());
-        assertEquals(ErrorCode.NOT_COORDINATOR, refused.error());
-        awaitRole(host, LeaderRole.DEPOSED);
+        // The intruder sees more workers than the host and keeps writing, so the host follows it (it would claim
+        // back from a silent holder, or from one that sees fewer workers: LeaderSuccession).
+        GroupLogState taken = result(intruder.claim("intruder", before.leaderEpoch(), 3, -1, ""), WAIT).state();
+        assertThat(taken.holder()).isEqualTo("intruder");
+        long beat = vertx.setPeriodic(50, id -> intruder.append(taken.leaderEpoch(), taken.revision(), "", List.of()));
+        try {
+            // A steady heartbeat decides nothing, yet it renews a lease: it must not be answered by a deposed leader.
+            HeartbeatResponse refused = heartbeat("m1", settled.memberEpoch(), List.copyOf(settled.assigned().keySet()),
+                    List.of(), settled.assignmentEpoch());
+            assertEquals(ErrorCode.NOT_COORDINATOR, refused.error());
+            awaitRole(host, LeaderRole.DEPOSED);
+        } finally {
+            vertx.cancelTimer(beat);
+        }
         GroupLogState after = result(intruder.load(), WAIT);
         assertEquals(before.revision(), after.revision(), "the deposed leader wrote nothing");
         assertEquals("intruder", after.holder());
