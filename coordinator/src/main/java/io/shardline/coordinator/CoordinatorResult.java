@@ -7,7 +7,7 @@ import java.util.List;
  * What a coordinator call decided: the records to persist, the answer, and the audit events. Immutable.
  *
  * <p>The coordinator has already replayed {@code records} into its own state. The host must append them, with the
- * audit events, to the group log under its leader epoch and the store revision (docs/protocol.md, "The group log";
+ * audit events, to the group log under its leader epoch and the store revision (docs/protocol.md, section 8;
  * even when empty: the append confirms the host is still the leader), then write the owner key of every {@link io.shardline.coordinator.record.ShardOwnerRecord}, and
  * only then send {@code response}. If the append fails the host must not answer and must discard this
  * coordinator instance (a new leader rebuilds from the group log).

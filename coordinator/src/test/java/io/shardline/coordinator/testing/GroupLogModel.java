@@ -12,7 +12,8 @@ import java.util.function.LongSupplier;
 /**
  * The group log's persistence contract as the runtime's {@code io.shardline.runtime.store.RedisGroupLog} keeps it in
  * Redis, one Lua script per call, modelled in memory for the coordinator's tests and its simulation
- * (docs/protocol.md, "The group log"). Each method does what the script of the same name does, atomically:
+ * (docs/protocol.md, section 8, "One contract"). Each method does what the script of the same name does,
+ * atomically:
  *
  * <ul>
  *   <li>{@link #claim} takes the next leader epoch ({@code INCR}) if the epoch is still the one the claimant saw

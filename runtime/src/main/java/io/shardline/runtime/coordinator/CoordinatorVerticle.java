@@ -54,9 +54,11 @@ import org.slf4j.LoggerFactory;
  * is claimed and the state rebuilt from Redis. If Redis reports a new {@code run_id} (it restarted) the
  * leader re-fences the same way before writing again.
  *
- * <p>Lifecycle: {@code FOLLOWER -> CLAIMING -> LEADER}, back to {@code FOLLOWER} when a claim is refused or
- * leadership was handed to the view's oldest worker, {@code DEPOSED} when Redis holds a newer leader epoch, {@code RESIGNED} (terminal) once the worker
- * stops ({@link #handOver}, the graceful hand-over of {@link LeaderHandOver}). Context-confined: all state is
+ * <p>The leader role ({@link LeaderRole}: follower, claiming, leader, deposed, resigned) is decided by the pure
+ * {@link LeaderRoleMachine}; this verticle is the request dispatch and the driver that carries out the machine's
+ * {@link LeaderAction}s (the Redis calls of {@link LeaderLog}, the event-bus requests, the timers) and tells it
+ * what came of them (docs/architecture.md, "The leader's role"). Both clocks are injected
+ * ({@link CoordinatorHostSettings#clockMs}, {@link CoordinatorHostSettings#nanoClock}). Context-confined: all state is
  * touched only on this verticle's context.
  */
 public final class CoordinatorVerticle extends VerticleBase {
