@@ -16,7 +16,6 @@ import io.shardline.coordinator.record.CoordinatorRecord;
 import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.shard.ShardCommands;
-import io.shardline.runtime.store.GroupLogState;
 import io.shardline.runtime.store.RecordCodec;
 import io.shardline.runtime.store.StoreFencedException;
 import io.vertx.core.Future;
@@ -56,8 +55,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The leader role ({@link LeaderRole}: follower, claiming, leader, deposed, resigned) is decided by the pure
  * {@link LeaderRoleMachine}; this verticle is the request dispatch and the driver that carries out the machine's
- * {@link LeaderAction}s (the Redis calls of {@link LeaderLog}, the event-bus requests, the timers) and tells it
- * what came of them (docs/architecture.md, "The leader's role"). Both clocks are injected
+ * {@link LeaderAction}s (the Redis calls of {@link LeaderLog}, claims through {@link LeaderClaim}, the event-bus
+ * requests, the timers) and tells it what came of them (docs/architecture.md, "The leader's role"). Both clocks are
+ * injected
  * ({@link CoordinatorHostSettings#clockMs}, {@link CoordinatorHostSettings#nanoClock}). Context-confined: all state is
  * touched only on this verticle's context.
  */
@@ -94,6 +94,8 @@ public final class CoordinatorVerticle extends VerticleBase {
     private EventBusRoutes routes;
     /** The graceful hand-over, both sides (created on start, on this context). */
     private LeaderHandOver handOver;
+    /** Carries out the machine's claims (created on start, on this context). */
+    private LeaderClaim claims;
 
     /** Creates the host; deploy it once per worker. */
     public CoordinatorVerticle(CoordinatorHostSettings s) {
@@ -128,7 +130,9 @@ public final class CoordinatorVerticle extends VerticleBase {
         routes = new EventBusRoutes(context, clusterName, workerId, Math.max(1_000, sessionTimeoutMs));
         consumer = vertx.eventBus().consumer(CoordinatorWire.address(clusterName, workerId), this::onMessage);
         timer = vertx.setPeriodic(tickMs, id -> enqueue(this::tick));
-        warmUp();
+        claims = new LeaderClaim(vertx, workerId, leaderLog, machine, codec, assignors, timing, clockMs,
+                new ClaimHost());
+        claims.warmUp();
         return consumer.completion();
     }
 
@@ -188,7 +192,7 @@ public final class CoordinatorVerticle extends VerticleBase {
 
     private void carryOut(LeaderAction action) {
         if (action instanceof LeaderAction.Claim c) {
-            enqueue(() -> claim(c));
+            enqueue(() -> claims.claim(c));
         } else if (action instanceof LeaderAction.RecordView r) {
             leaderLog.recordView(r.size()).onComplete(ar -> {
                 if (ar.failed()) {
@@ -239,114 +243,6 @@ public final class CoordinatorVerticle extends VerticleBase {
             machine.watched(ar.result(), handOver.stopping()).ifPresent(this::carryOut);
         }));
         return Future.succeededFuture();
-    }
-
-    /**
-     * Loads and replays the group log once, off the event loop, feeding no metrics, so that a later claim replays
-     * warm code (a worker's first replay can take a second where a warm one takes tens of milliseconds).
-     */
-    private void warmUp() {
-        long started = clockMs.getAsLong();
-        leaderLog.load().compose(state -> replay(state, false).map(c -> state.records().size()))
-                .onComplete(ar -> LOG.info("Coordinator on {}: warm-up replay {} in {} ms", workerId,
-                        ar.succeeded() ? "of " + ar.result() + " records" : "failed (" + ar.cause().getMessage() + ")",
-                        clockMs.getAsLong() - started));
-    }
-
-    /**
-     * One claim attempt of the machine's {@link LeaderAction.Claim}. A hand-over's first attempt first loads and
-     * replays the log while the old leader still answers (warming up code this worker may never have run), so that
-     * the window between the claim (which fences the old leader) and answering as leader is one claim and one warm
-     * replay. Every attempt replays what the claim will expect first, then claims: the new holder is silent (to the
-     * others' watch) only for the claim's round trip, and answers right after; a log that changed in between (its
-     * revision moved) is replayed again.
-     */
-    private Future<Void> claim(LeaderAction.Claim claim) {
-        if (claim.attempt() == 0 && claim.handedOverFrom() != null) {
-            long started = clockMs.getAsLong();
-            return leaderLog.load().compose(state -> replay(state, false).map(warm -> {
-                LOG.info("Coordinator on {}: prepared to take over from {}: replayed {} records in {} ms", workerId,
-                        claim.handedOverFrom(), state.records().size(), clockMs.getAsLong() - started);
-                return (Void) null;
-            })).recover(e -> {
-                LOG.warn("Coordinator on {}: preparing the take-over failed, claiming anyway: {}", workerId,
-                        e.getMessage());
-                return Future.succeededFuture();
-            }).compose(v -> attemptClaim(claim));
-        }
-        return attemptClaim(claim);
-    }
-
-    private Future<Void> attemptClaim(LeaderAction.Claim claim) {
-        if (!machine.claiming(claim.term())) {
-            return Future.succeededFuture();
-        }
-        long started = clockMs.getAsLong();
-        LeaderView view = machine.view();
-        return leaderLog.loadForClaim().compose(seen -> replay(seen, true).compose(prepared ->
-                leaderLog.claim(workerId, seen, view == null ? 1 : view.size(), claim.minSilenceMs()).compose(claimed -> {
-                    long claimedAt = clockMs.getAsLong();
-                    Future<GroupCoordinator> fresh = claimed.state().revision() == seen.revision()
-                            ? Future.succeededFuture(prepared) : replay(claimed.state(), true);
-                    return fresh.compose(c -> (claimed.lastWriteAgoMs() < 0
-                            ? leaderLog.restoreOwnerKeys(c) : Future.<Void>succeededFuture()).map(v -> {
-                                machine.claimWon(claim.term(), claimed.state().leaderEpoch(), claimed.lastWriteAgoMs(),
-                                        claimedAt).ifPresent(lead -> becomeLeader(lead, c, claimed, started, claimedAt));
-                                return (Void) null;
-                            }));
-                })))
-                .recover(e -> {
-                    if (e instanceof ClaimRefusedException refused) {
-                        machine.claimRefused(claim.term(), refused.holder, refused.getMessage());
-                        return Future.succeededFuture();
-                    }
-                    LOG.warn("Claiming the leader epoch failed (attempt {}): {}", claim.attempt() + 1, e.getMessage());
-                    LeaderAction.Claim next = machine.claimFailed(claim);
-                    vertx.setTimer(next.delayMs(), id -> enqueue(() -> attemptClaim(next)));
-                    return Future.succeededFuture();
-                });
-    }
-
-    /**
-     * Rebuilds a coordinator from the group log on a worker thread: a long log, or code not yet warm (a worker's
-     * first time as leader), must not stall this event loop, which the worker's members may share. The coordinator
-     * is pure and used only on this context once the future completed. A warm-up replay ({@code live} false) feeds
-     * no metrics.
-     */
-    private Future<GroupCoordinator> replay(GroupLogState state, boolean live) {
-        return vertx.executeBlocking(() -> {
-            GroupCoordinator fresh = live ? new GroupCoordinator(timing.wrap(assignors), timing)
-                    : new GroupCoordinator(assignors, CoordinatorMetrics.NOOP);
-            for (String json : state.records()) {
-                fresh.replay(codec.decode(json));
-            }
-            return fresh;
-        }, false);
-    }
-
-    /**
-     * Serves as leader with the replayed coordinator, its inherited leases shortened as {@code lead} says
-     * ({@link LeaderRoleMachine#claimWon}, from {@link LeaderLog.Claimed#lastWriteAgoMs}).
-     */
-    private void becomeLeader(LeaderAction.Lead lead, GroupCoordinator fresh, LeaderLog.Claimed claimed, long startedMs,
-                              long claimedAt) {
-        fresh.activate(lead.nowMs(), lead.quietMs());
-        coordinator = fresh;
-        leaderLog.lead(claimed);
-        long lastWriteAgoMs = claimed.lastWriteAgoMs();
-        machine.lead(lead, "took leader epoch " + leaderLog.leaderEpoch() + " at revision "
-                + leaderLog.revision() + ", replayed " + leaderLog.records() + " records, groups " + fresh.groupIds()
-                + " in " + (lead.nowMs() - startedMs) + " ms (replay " + (lead.nowMs() - claimedAt) + " ms); the last "
-                + "write was " + (lastWriteAgoMs < 0 ? "unknown" : lead.quietMs() + " ms ago")
-                + ", so inherited leases run at most " + inheritedLeaseMs(fresh, lead.quietMs()) + " more");
-        hostMetrics.leadership(leaderLog.leaderEpoch());
-        observeGroups();
-    }
-
-    private static String inheritedLeaseMs(GroupCoordinator c, long quietMs) {
-        return c.groupIds().stream().map(g -> c.group(g).orElseThrow().config().sessionTimeoutMs())
-                .map(session -> Long.toString(GroupCoordinator.inheritedLeaseMs(session, quietMs)))
-                .distinct().collect(Collectors.joining("/", "", " ms"));
     }
 
     /** Feeds the group gauges (members, epochs, pending revocations) from the coordinator's state. */
@@ -525,7 +421,23 @@ public final class CoordinatorVerticle extends VerticleBase {
 
         @Override
         public Future<Void> claimHandedOver(String from) {
-            return claim(machine.handedOver(from));
+            return claims.claim(machine.handedOver(from));
+        }
+    }
+
+    /** What {@link LeaderClaim} sees and does of this host. */
+    private final class ClaimHost implements LeaderClaim.Host {
+
+        @Override
+        public Future<Void> enqueue(Supplier<Future<Void>> op) {
+            return CoordinatorVerticle.this.enqueue(op);
+        }
+
+        @Override
+        public void led(GroupCoordinator fresh) {
+            coordinator = fresh;
+            hostMetrics.leadership(leaderLog.leaderEpoch());
+            observeGroups();
         }
     }
 
