@@ -14,6 +14,7 @@ import io.shardline.runtime.cluster.WorkerCluster;
 import io.shardline.runtime.coordinator.CoordinatorHostSettings;
 import io.shardline.runtime.coordinator.CoordinatorVerticle;
 import io.shardline.runtime.coordinator.CoordinatorWire;
+import io.shardline.runtime.coordinator.LeaderRole;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.RedisConfig;
 import io.shardline.runtime.shard.RuntimeShardRedis;
@@ -72,7 +73,7 @@ public final class HeartbeatBench {
             a.vertx().deployVerticle(host).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
             a.onViewChange(host::onViewChange);
             long leaderDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (host.role().toCompletionStage().toCompletableFuture().get() != CoordinatorVerticle.Role.LEADER) {
+            while (host.role().toCompletionStage().toCompletableFuture().get() != LeaderRole.LEADER) {
                 if (System.nanoTime() > leaderDeadline) {
                     throw new IllegalStateException("the coordinator did not become leader within 60 s");
                 }

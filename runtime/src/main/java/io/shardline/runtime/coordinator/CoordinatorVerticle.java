@@ -57,9 +57,8 @@ import org.slf4j.LoggerFactory;
  * {@link LeaderRoleMachine}; this verticle is the request dispatch and the driver that carries out the machine's
  * {@link LeaderAction}s (the Redis calls of {@link LeaderLog}, claims through {@link LeaderClaim}, the event-bus
  * requests, the timers) and tells it what came of them (docs/architecture.md, "The leader's role"). Both clocks are
- * injected
- * ({@link CoordinatorHostSettings#clockMs}, {@link CoordinatorHostSettings#nanoClock}). Context-confined: all state is
- * touched only on this verticle's context.
+ * injected ({@link CoordinatorHostSettings#clockMs}, {@link CoordinatorHostSettings#nanoClock}). Context-confined:
+ * all state is touched only on this verticle's context.
  */
 public final class CoordinatorVerticle extends VerticleBase {
 
