@@ -1,6 +1,6 @@
 package io.shardline.runtime.cluster;
 
-import io.shardline.runtime.worker.WorkerConfig;
+import io.shardline.runtime.config.WorkerConfig;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

@@ -3,6 +3,8 @@ package io.shardline.runtime.rest;
 import static io.shardline.runtime.testing.Await.result;
 
 import com.codahale.metrics.MetricRegistry;
+import io.shardline.runtime.control.DefaultControlPlane;
+import io.shardline.runtime.control.RestConfigPolicy;
 import io.shardline.runtime.listener.ListenerConfig;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
