@@ -4,12 +4,15 @@ import io.shardline.api.config.ConfigDef;
 import io.shardline.api.config.ConfigError;
 import io.shardline.api.config.ConfigKey;
 import io.shardline.api.config.ConfigType;
+import io.shardline.api.config.ConfigValues;
 import io.shardline.api.config.Password;
 import io.shardline.api.config.Placeholders;
 import io.shardline.api.config.RawConfig;
 import io.shardline.api.handler.Handler;
 import io.shardline.runtime.listener.ListenerConfig;
+import io.shardline.runtime.listener.ListenerDefinition;
 import io.shardline.runtime.plugin.AssignorPlugins;
+import io.shardline.runtime.plugin.LoaderSwap;
 import io.shardline.runtime.plugin.PluginDesc;
 import io.shardline.runtime.plugin.PluginException;
 import io.shardline.runtime.plugin.Plugins;
@@ -17,6 +20,7 @@ import io.shardline.runtime.rest.entity.ConfigErrorInfo;
 import io.shardline.runtime.rest.entity.ConfigKeyInfo;
 import io.shardline.runtime.rest.entity.ValidationResult;
 import io.shardline.runtime.config.WorkerConfig;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -32,10 +36,11 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * Validates listener configurations submitted over REST, all errors at once: the listener keys against
- * the listener definition, the {@code handler.config.} keys against the handler plugin's own
- * {@link ConfigDef}. Only discovered handler plugins are ever looked up or instantiated (a name that is
- * not one is a 404 before any class is touched).
+ * The one validator of listener configurations, from files and stored listeners ({@link #definition}, through
+ * {@link ListenerLoader}) and submitted over REST ({@link #validate}), all errors at once: the name, the listener keys
+ * against the listener definition, the assignor and the handler against the discovered plugins, the
+ * {@code handler.config.} keys against the handler plugin's own {@link ConfigDef}. Only discovered handler plugins are
+ * ever looked up or instantiated (over REST, a name that is not one is a 404 before any class is touched).
  *
  * <p>Placeholders ({@code ${env:..}}, {@code ${file:..}}) are <em>not</em> resolved for REST callers, and
  * only those the worker's {@link RestConfigPolicy} allows are accepted at all: anything else would let
@@ -51,10 +56,11 @@ import java.util.stream.Collectors;
 public final class ListenerConfigValidator {
 
     /** The prefix of handler settings in a listener configuration. */
-    public static final String HANDLER_PREFIX = "handler.config.";
+    public static final String HANDLER_PREFIX = ListenerConfig.HANDLER_PREFIX;
     /** The listener key naming the handler plugin. */
     public static final String HANDLER_KEY = "handler";
 
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
     private static final Pattern SECRET_NAME = Pattern.compile("(?i).*(password|secret|token|credential|apikey|api\\.key).*");
     private static final Placeholders UNRESOLVED = new Placeholders(name -> {
         throw new IllegalStateException("placeholders are not resolved over REST");
@@ -134,15 +140,9 @@ public final class ListenerConfigValidator {
         checked.keySet().removeAll(unresolved);
         RawConfig raw = RawConfig.of(checked);
         errors.addAll(listenerDefinition.validate(raw, UNRESOLVED));
-        String assignor = checked.get(ListenerConfig.ASSIGNOR_CONFIG);
-        if (assignor != null && !assignor.isBlank()) {
-            new AssignorPlugins(plugins).problem(assignor.trim()).ifPresent(reason -> errors.add(
-                    new ConfigError(ListenerConfig.ASSIGNOR_CONFIG, assignor, null, 0, reason)));
-        }
+        checkAssignor(raw, errors);
         ConfigDef handlerDef = handlerDefinition(desc);
-        for (ConfigError e : handlerDef.validate(raw.subset(HANDLER_PREFIX), UNRESOLVED)) {
-            errors.add(new ConfigError(HANDLER_PREFIX + e.key(), e.value(), null, 0, e.reason()));
-        }
+        errors.addAll(handlerProblems(handlerDef, raw, UNRESOLVED));
         Set<String> secretKeys = secretKeys(handlerDef);
         List<ConfigError> refused = new ArrayList<>();
         policy.problems(submitted).forEach((key, reasons) ->
@@ -163,6 +163,95 @@ public final class ListenerConfigValidator {
                 .sorted(Comparator.comparing(ConfigErrorInfo::key))
                 .toList();
         return new ValidationResult(desc.className(), infos.size(), infos, definition(handlerDef));
+    }
+
+    /**
+     * Whether {@code name} is a valid listener name: 1-128 letters, digits, {@code .}, {@code _} or {@code -},
+     * starting with a letter or digit.
+     */
+    public static boolean validName(String name) {
+        return NAME.matcher(name).matches();
+    }
+
+    /**
+     * Validates the configuration of listener {@code name} from a file or the store, placeholders resolved by
+     * {@code placeholders}: the listener keys, the assignor, the handler and its keys. Every problem goes to
+     * {@code errors}, with the file and line {@code raw} read it from; the definition only when there is none.
+     *
+     * @param source the file, or {@link ListenerLoader#storedSource} for a stored listener
+     */
+    public Optional<ListenerDefinition> definition(String name, RawConfig raw, Path source, Placeholders placeholders,
+                                                   List<ConfigError> errors) {
+        int before = errors.size();
+        errors.addAll(listenerDefinition.validate(raw, placeholders));
+        checkAssignor(raw, errors);
+        Optional<PluginDesc> handler = findHandler(raw, errors);
+        if (handler.isEmpty() || errors.size() > before) {
+            handler.ifPresent(h -> validateHandlerConfig(h, raw, placeholders, errors));
+            return Optional.empty();
+        }
+        ConfigValues handlerConfig = validateHandlerConfig(handler.get(), raw, placeholders, errors);
+        if (errors.size() > before) {
+            return Optional.empty();
+        }
+        ConfigValues values = listenerDefinition.parse(raw, placeholders);
+        return Optional.of(new ListenerDefinition(new ListenerConfig(name, values), handler.get(), handlerConfig, source));
+    }
+
+    /** The listener's assignor must be a built-in or an assignor plugin this worker discovered. */
+    private void checkAssignor(RawConfig raw, List<ConfigError> errors) {
+        Optional<RawConfig.RawValue> value = raw.get(ListenerConfig.ASSIGNOR_CONFIG);
+        if (value.isEmpty() || value.get().text().isBlank()) {
+            return; // the default, or reported by the definition
+        }
+        String nameOrClass = value.get().text().trim();
+        new AssignorPlugins(plugins).problem(nameOrClass).ifPresent(reason -> errors.add(new ConfigError(
+                ListenerConfig.ASSIGNOR_CONFIG, nameOrClass, value.get().file(), value.get().line(), reason)));
+    }
+
+    private Optional<PluginDesc> findHandler(RawConfig raw, List<ConfigError> errors) {
+        Optional<RawConfig.RawValue> value = raw.get(ListenerConfig.HANDLER_CONFIG);
+        if (value.isEmpty() || value.get().text().isBlank()) {
+            return Optional.empty(); // reported as required by the definition
+        }
+        String nameOrClass = value.get().text().trim();
+        Optional<PluginDesc> found = plugins.find(Handler.class, nameOrClass);
+        if (found.isEmpty()) {
+            String reason;
+            try {
+                plugins.newHandler(nameOrClass);
+                reason = "no such handler plugin";
+            } catch (PluginException e) {
+                reason = e.getMessage();
+            }
+            errors.add(new ConfigError(ListenerConfig.HANDLER_CONFIG, nameOrClass, value.get().file(), value.get().line(), reason));
+        }
+        return found;
+    }
+
+    private static ConfigValues validateHandlerConfig(PluginDesc handler, RawConfig raw, Placeholders placeholders, List<ConfigError> errors) {
+        ConfigDef definition;
+        try (LoaderSwap swap = Plugins.withClassLoader(handler.loader())) {
+            definition = Plugins.newInstance(handler, Handler.class).config();
+        } catch (RuntimeException | LinkageError e) {
+            Optional<RawConfig.RawValue> source = raw.get(ListenerConfig.HANDLER_CONFIG);
+            errors.add(new ConfigError(ListenerConfig.HANDLER_CONFIG, handler.className(), source.map(RawConfig.RawValue::file).orElse(null),
+                    source.map(RawConfig.RawValue::line).orElse(0), "the handler's config() failed: " + e));
+            return null;
+        }
+        List<ConfigError> handlerErrors = handlerProblems(definition, raw, placeholders);
+        errors.addAll(handlerErrors);
+        return handlerErrors.isEmpty() ? definition.parse(raw.subset(ListenerConfig.HANDLER_PREFIX), placeholders) : null;
+    }
+
+    /** The problems of {@code raw}'s {@code handler.config.} keys against the handler's {@code definition}, prefixed. */
+    private static List<ConfigError> handlerProblems(ConfigDef definition, RawConfig raw, Placeholders placeholders) {
+        List<ConfigError> out = new ArrayList<>();
+        for (ConfigError e : definition.validate(raw.subset(ListenerConfig.HANDLER_PREFIX), placeholders)) {
+            out.add(new ConfigError(e.key() == null ? null : ListenerConfig.HANDLER_PREFIX + e.key(), e.value(),
+                    e.file() == null ? raw.file() : e.file(), e.line(), e.reason()));
+        }
+        return out;
     }
 
     /**

@@ -1,18 +1,11 @@
 package io.shardline.runtime.control;
 
-import io.shardline.api.config.ConfigDef;
 import io.shardline.api.config.ConfigError;
 import io.shardline.api.config.ConfigException;
-import io.shardline.api.config.ConfigValues;
 import io.shardline.api.config.Placeholders;
 import io.shardline.api.config.RawConfig;
-import io.shardline.api.handler.Handler;
 import io.shardline.runtime.listener.ListenerConfig;
 import io.shardline.runtime.listener.ListenerDefinition;
-import io.shardline.runtime.plugin.AssignorPlugins;
-import io.shardline.runtime.plugin.LoaderSwap;
-import io.shardline.runtime.plugin.PluginDesc;
-import io.shardline.runtime.plugin.PluginException;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.retention.SharedStreams;
 import java.io.IOException;
@@ -21,19 +14,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Reads and validates listener files ({@code <dir>/*.properties}, one listener each, named after the
- * file): the listener keys against {@link ListenerConfig#DEFINITION}, the handler and assignor names against
- * the loaded plugins, and the {@code handler.config.*} keys against the handler's own definition. Every
- * problem of every file is reported at once, with file, line, key and value, in the same form as worker
- * configuration errors; a listener with errors is not started, the others are. Stateless.
+ * Reads listener files ({@code <dir>/*.properties}, one listener each, named after the file) and stored listeners,
+ * and has each checked by the one {@link ListenerConfigValidator} (the listener keys against
+ * {@link ListenerConfig#DEFINITION}, the handler and assignor names against the loaded plugins, the
+ * {@code handler.config.*} keys against the handler's own definition), then the rules of listeners sharing a stream
+ * ({@link SharedStreams}). Every problem of every file is reported at once, with file, line, key and value, in the
+ * same form as worker configuration errors; a listener with errors is not started, the others are. Stateless.
  */
 public final class ListenerLoader {
-
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
     /** The valid listeners and the errors of the invalid ones. */
     public record Result(List<ListenerDefinition> listeners, List<ConfigError> errors) {
@@ -102,12 +93,12 @@ public final class ListenerLoader {
     public static Optional<ListenerDefinition> load(Path file, Plugins plugins, Placeholders placeholders, List<ConfigError> errors) {
         String fileName = file.getFileName().toString();
         String name = fileName.endsWith(".properties") ? fileName.substring(0, fileName.length() - ".properties".length()) : fileName;
-        if (!NAME.matcher(name).matches()) {
+        if (!ListenerConfigValidator.validName(name)) {
             errors.add(new ConfigError(null, null, file.toString(), 0,
                     "the listener name (file name '" + name + "') must be 1-128 letters, digits, '.', '_' or '-'"));
             return Optional.empty();
         }
-        return load(name, RawConfig.load(file), file, plugins, placeholders, errors)
+        return validator(plugins).definition(name, RawConfig.load(file), file, placeholders, errors)
                 .map(d -> d.withRevision(modifiedMs(file)));
     }
 
@@ -127,12 +118,12 @@ public final class ListenerLoader {
     public static Optional<ListenerDefinition> fromStored(String name, java.util.Map<String, String> config,
                                                           Plugins plugins, Placeholders placeholders,
                                                           List<ConfigError> errors) {
-        if (!NAME.matcher(name).matches()) {
+        if (!ListenerConfigValidator.validName(name)) {
             errors.add(new ConfigError(null, null, name, 0,
                     "the listener name '" + name + "' must be 1-128 letters, digits, '.', '_' or '-'"));
             return Optional.empty();
         }
-        return load(name, RawConfig.of(config), storedSource(name), plugins, placeholders, errors);
+        return validator(plugins).definition(name, RawConfig.of(config), storedSource(name), placeholders, errors);
     }
 
     /** The pseudo path naming a stored listener's origin ({@code rest/<name>}) in definitions and errors. */
@@ -140,71 +131,7 @@ public final class ListenerLoader {
         return Path.of("rest", name);
     }
 
-    private static Optional<ListenerDefinition> load(String name, RawConfig raw, Path file, Plugins plugins,
-                                                     Placeholders placeholders, List<ConfigError> errors) {
-        int before = errors.size();
-        errors.addAll(ListenerConfig.DEFINITION.validate(raw, placeholders));
-        checkAssignor(raw, plugins, errors);
-        Optional<PluginDesc> handler = findHandler(raw, plugins, errors);
-        if (handler.isEmpty() || errors.size() > before) {
-            handler.ifPresent(h -> validateHandlerConfig(h, raw, placeholders, errors));
-            return Optional.empty();
-        }
-        ConfigValues handlerConfig = validateHandlerConfig(handler.get(), raw, placeholders, errors);
-        if (errors.size() > before) {
-            return Optional.empty();
-        }
-        ConfigValues values = ListenerConfig.DEFINITION.parse(raw, placeholders);
-        return Optional.of(new ListenerDefinition(new ListenerConfig(name, values), handler.get(), handlerConfig, file));
-    }
-
-    /** The listener's assignor must be a built-in or an assignor plugin this worker discovered. */
-    private static void checkAssignor(RawConfig raw, Plugins plugins, List<ConfigError> errors) {
-        Optional<RawConfig.RawValue> value = raw.get(ListenerConfig.ASSIGNOR_CONFIG);
-        if (value.isEmpty() || value.get().text().isBlank()) {
-            return; // the default, or reported by the definition
-        }
-        String nameOrClass = value.get().text().trim();
-        new AssignorPlugins(plugins).problem(nameOrClass).ifPresent(reason -> errors.add(new ConfigError(
-                ListenerConfig.ASSIGNOR_CONFIG, nameOrClass, value.get().file(), value.get().line(), reason)));
-    }
-
-    private static Optional<PluginDesc> findHandler(RawConfig raw, Plugins plugins, List<ConfigError> errors) {
-        Optional<RawConfig.RawValue> value = raw.get(ListenerConfig.HANDLER_CONFIG);
-        if (value.isEmpty() || value.get().text().isBlank()) {
-            return Optional.empty(); // reported as required by the definition
-        }
-        String nameOrClass = value.get().text().trim();
-        Optional<PluginDesc> found = plugins.find(Handler.class, nameOrClass);
-        if (found.isEmpty()) {
-            String reason;
-            try {
-                plugins.newHandler(nameOrClass);
-                reason = "no such handler plugin";
-            } catch (PluginException e) {
-                reason = e.getMessage();
-            }
-            errors.add(new ConfigError(ListenerConfig.HANDLER_CONFIG, nameOrClass, value.get().file(), value.get().line(), reason));
-        }
-        return found;
-    }
-
-    private static ConfigValues validateHandlerConfig(PluginDesc handler, RawConfig raw, Placeholders placeholders, List<ConfigError> errors) {
-        ConfigDef definition;
-        try (LoaderSwap swap = Plugins.withClassLoader(handler.loader())) {
-            definition = Plugins.newInstance(handler, Handler.class).config();
-        } catch (RuntimeException | LinkageError e) {
-            Optional<RawConfig.RawValue> source = raw.get(ListenerConfig.HANDLER_CONFIG);
-            errors.add(new ConfigError(ListenerConfig.HANDLER_CONFIG, handler.className(), source.map(RawConfig.RawValue::file).orElse(null),
-                    source.map(RawConfig.RawValue::line).orElse(0), "the handler's config() failed: " + e));
-            return null;
-        }
-        RawConfig subset = raw.subset(ListenerConfig.HANDLER_PREFIX);
-        List<ConfigError> handlerErrors = definition.validate(subset, placeholders);
-        for (ConfigError e : handlerErrors) {
-            errors.add(new ConfigError(e.key() == null ? null : ListenerConfig.HANDLER_PREFIX + e.key(), e.value(),
-                    e.file() == null ? raw.file() : e.file(), e.line(), e.reason()));
-        }
-        return handlerErrors.isEmpty() ? definition.parse(subset, placeholders) : null;
+    private static ListenerConfigValidator validator(Plugins plugins) {
+        return new ListenerConfigValidator(plugins, ListenerConfig.DEFINITION);
     }
 }
