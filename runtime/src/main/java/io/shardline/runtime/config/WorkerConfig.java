@@ -10,6 +10,7 @@ import io.shardline.api.config.RawConfig;
 import io.shardline.api.config.Validator;
 import io.shardline.runtime.cluster.ClusterPorts;
 import io.shardline.runtime.cluster.ClusterSecurity;
+import io.shardline.runtime.cluster.ClusterSettings;
 import io.shardline.runtime.redis.RedisConfig;
 import io.shardline.runtime.retention.RetentionSettings;
 import java.net.InetAddress;
@@ -17,6 +18,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -148,6 +150,12 @@ public final class WorkerConfig {
     public ClusterSecurity clusterSecurity() {
         return new ClusterSecurity(values.getPassword(CLUSTER_SECRET_CONFIG), values.getString(CLUSTER_TLS_KEY_PATH_CONFIG),
                 values.getString(CLUSTER_TLS_CERT_PATH_CONFIG), values.getString(CLUSTER_TLS_CA_PATH_CONFIG));
+    }
+
+    /** The Hazelcast settings of this worker, with {@code attributes} published to the other members. */
+    public ClusterSettings clusterSettings(Map<String, String> attributes) {
+        return new ClusterSettings(clusterName(), workerId(), clusterHost(), clusterPort(), clusterMembers(),
+                clusterFailureTimeoutMs(), clusterMergeDelayMs(), attributes, clusterSecurity(), clusterPorts());
     }
 
     /** Plugin locations. */

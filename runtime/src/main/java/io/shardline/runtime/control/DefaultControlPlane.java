@@ -25,12 +25,10 @@ import io.shardline.runtime.rest.entity.DeadLetterPage;
 import io.shardline.runtime.rest.entity.ListenerOffsets;
 import io.shardline.runtime.rest.entity.Redriven;
 import io.shardline.runtime.rest.entity.OffsetsAltered;
-import io.shardline.runtime.rest.entity.ListenerState;
 import io.shardline.runtime.rest.entity.ListenerStatus;
 import io.shardline.runtime.rest.entity.MemberStatus;
 import io.shardline.runtime.rest.entity.PluginInfo;
 import io.shardline.runtime.rest.entity.ServerInfo;
-import io.shardline.runtime.rest.entity.ShardStatus;
 import io.shardline.runtime.rest.entity.StreamView;
 import io.shardline.runtime.rest.entity.TargetState;
 import io.shardline.runtime.rest.entity.ValidationResult;
@@ -50,7 +48,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -86,31 +83,29 @@ public final class DefaultControlPlane implements ControlPlane {
     private final GroupAdmin groups;
     private final OffsetAdmin offsets;
     private final DeadLetterAdmin deadLetters;
+    private final MemberAdmin members;
 
     /**
-     * A control plane.
+     * A control plane over the worker's one pair of stores (its listener supervisor reads the same ones).
      *
      * @param vertx for running plugin code off the event loop
      * @param cluster the worker's view of the cluster
      * @param redis the worker's Redis client
      * @param plugins the discovered plugins
      * @param listenerDefinition the definition of listener keys (with the {@code handler.config.} prefix)
+     * @param policy the placeholders accepted in configurations it stores
+     * @param configs the stored listener configurations
+     * @param states the stored target states
      */
     public DefaultControlPlane(Vertx vertx, ClusterView cluster, RedisClient redis, Plugins plugins,
-                               ConfigDef listenerDefinition) {
-        this(vertx, cluster, redis, plugins, listenerDefinition, RestConfigPolicy.NONE);
-    }
-
-    /** A control plane accepting the placeholders {@code policy} allows in configurations it stores. */
-    public DefaultControlPlane(Vertx vertx, ClusterView cluster, RedisClient redis, Plugins plugins,
-                               ConfigDef listenerDefinition, RestConfigPolicy policy) {
+                               ConfigDef listenerDefinition, RestConfigPolicy policy, ListenerConfigStore configs,
+                               ListenerStateStore states) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.redis = Objects.requireNonNull(redis, "redis");
         this.validator = new ListenerConfigValidator(plugins, listenerDefinition, policy);
-        ControlKeys keys = new ControlKeys(cluster.clusterName());
-        this.configs = new ListenerConfigStore(redis, keys);
-        this.states = new ListenerStateStore(redis, keys);
+        this.configs = Objects.requireNonNull(configs, "configs");
+        this.states = Objects.requireNonNull(states, "states");
         this.cache = new ShardStatusCache(new ShardStatusReader(redis), () -> System.nanoTime() / 1_000_000);
         TopologyStore topologyStore = new TopologyStore(redis, cluster.clusterName());
         this.topologies = new TopologyCheck(topologyStore);
@@ -120,6 +115,8 @@ public final class DefaultControlPlane implements ControlPlane {
         this.groups = new GroupAdmin(cluster, redis, this::listenerStatuses);
         this.offsets = new OffsetAdmin(cluster, redis, states, name -> located(name).map(Located::config));
         this.deadLetters = new DeadLetterAdmin(cluster, redis, name -> located(name).map(Located::config));
+        this.members = new MemberAdmin(cluster, states, cache, this::listenerNames,
+                name -> located(name).map(Located::config));
     }
 
     /** The target-state store (the worker polls its snapshots). */
@@ -175,20 +172,7 @@ public final class DefaultControlPlane implements ControlPlane {
 
     @Override
     public Future<Map<String, ListenerStatus>> listenerStatuses() {
-        return statuses(this::listenerStatus);
-    }
-
-    private Future<Map<String, ListenerStatus>> statuses(java.util.function.Function<String, Future<ListenerStatus>> of) {
-        return listenerNames().compose(names -> {
-            List<Future<ListenerStatus>> all = names.stream().map(of).toList();
-            return Future.all(all).map(done -> {
-                Map<String, ListenerStatus> out = new TreeMap<>();
-                for (int i = 0; i < names.size(); i++) {
-                    out.put(names.get(i), done.resultAt(i));
-                }
-                return out;
-            });
-        });
+        return members.listenerStatuses();
     }
 
     @Override
@@ -231,36 +215,17 @@ public final class DefaultControlPlane implements ControlPlane {
 
     @Override
     public Future<ListenerStatus> listenerStatus(String name) {
-        return status(name, (shape, report) -> shape.shards());
+        return members.listenerStatus(name);
     }
 
     @Override
     public Future<ListenerStatus> listenerStatus(String name, ShardPage page) {
-        int[] total = new int[1];
-        return status(name, (shape, report) -> {
-            total[0] = shape.shards().size();
-            return page.of(shape.shards());
-        }).map(status -> status.paged(total[0], page.offset()));
+        return members.listenerStatus(name, page);
     }
 
     @Override
     public Future<Map<String, ListenerStatus>> sampledStatuses(String workerId, boolean unowned) {
-        return statuses(name -> status(name, (shape, report) -> SampledShards.select(shape.shards(),
-                report.members(), workerId, unowned)));
-    }
-
-    /** The status of listener {@code name} with the shards {@code select} picks from its shape and member report. */
-    private Future<ListenerStatus> status(String name,
-                                          java.util.function.BiFunction<ListenerShape, MemberReport, List<ShardId>> select) {
-        return located(name).compose(found -> {
-            ListenerShape shape = ListenerShape.of(name, found.config());
-            return states.snapshot().compose(snapshot -> {
-                TargetState target = snapshot.targetState(name);
-                return cluster.members(name).compose(report -> cache.read(shape.group(), select.apply(shape, report))
-                        .map(read -> status(name, shape.group(), target, report,
-                                ShardStatusCache.withPaused(read, snapshot.pausedShards(name)))));
-            });
-        });
+        return members.sampledStatuses(workerId, unowned);
     }
 
     @Override
@@ -277,32 +242,17 @@ public final class DefaultControlPlane implements ControlPlane {
 
     @Override
     public Future<ListenerStatus> restart(String name, boolean includeMembers, boolean onlyFailed) {
-        // The status is read before the restart is asked for: a member being restarted leaves its worker's report
-        // for a moment, and the answer must still list it (as RESTARTING).
-        return located(name)
-                .compose(found -> listenerStatus(name, ShardPage.FIRST))
-                .compose(before -> cluster.restart(name, includeMembers, onlyFailed)
-                        .map(restarting -> restarting(before, Set.copyOf(restarting))))
-                .onComplete(ar -> cache.clear());
+        return members.restart(name, includeMembers, onlyFailed);
     }
 
     @Override
     public Future<MemberStatus> member(String name, String memberId) {
-        return listenerStatus(name).compose(status -> status.members().stream()
-                .filter(m -> m.id().equals(memberId)).findFirst().map(Future::succeededFuture)
-                .orElseGet(() -> Future.failedFuture(ControlPlaneException.notFound("listener '" + name
-                        + "' has no member '" + memberId + "'; its members: " + status.members().stream()
-                        .map(MemberStatus::id).collect(Collectors.joining(", "))))));
+        return members.member(name, memberId);
     }
 
     @Override
     public Future<MemberStatus> restartMember(String name, String memberId) {
-        return member(name, memberId).compose(m -> cluster.restartMember(name, memberId, m.workerId())
-                .compose(restarting -> restarting.isEmpty()
-                        ? Future.failedFuture(ControlPlaneException.conflict("member '" + memberId + "' of listener '"
-                                + name + "' is no longer running on worker " + m.workerId() + "; list the members again"))
-                        : Future.succeededFuture(new MemberStatus(m.id(), m.workerId(), ListenerState.RESTARTING,
-                                m.epoch(), m.shards(), null))));
+        return members.restartMember(name, memberId);
     }
 
     @Override
@@ -522,36 +472,5 @@ public final class DefaultControlPlane implements ControlPlane {
 
     private static ControlPlaneException notFound(String name) {
         return ControlPlaneException.notFound("unknown listener '" + name + "'");
-    }
-
-    private static ListenerStatus status(String name, String group, TargetState target, MemberReport report,
-                                         List<ShardStatus> shards) {
-        List<MemberStatus> sorted = report.members().stream().sorted(Comparator.comparing(MemberStatus::id)).toList();
-        MemberStatus failed = sorted.stream().filter(m -> m.state() == ListenerState.FAILED).findFirst().orElse(null);
-        ListenerState state;
-        if (target == TargetState.STOPPED) {
-            state = ListenerState.STOPPED;
-        } else if (target == TargetState.PAUSED) {
-            state = ListenerState.PAUSED;
-        } else if (failed != null) {
-            state = ListenerState.FAILED;
-        } else if (sorted.stream().anyMatch(m -> m.state() == ListenerState.RUNNING)
-                || shards.stream().anyMatch(s -> s.owner() != null)) {
-            state = ListenerState.RUNNING;
-        } else {
-            state = ListenerState.UNASSIGNED;
-        }
-        String trace = state == ListenerState.FAILED ? failed.id() + ": " + failed.trace() : null;
-        return new ListenerStatus(name, state, target, group, trace, sorted, shards, report.unanswered());
-    }
-
-    private static ListenerStatus restarting(ListenerStatus status, Set<String> restarting) {
-        List<MemberStatus> members = status.members().stream()
-                .map(m -> restarting.contains(m.id()) ? new MemberStatus(m.id(), m.workerId(), ListenerState.RESTARTING,
-                        m.epoch(), m.shards(), null) : m)
-                .toList();
-        return new ListenerStatus(status.name(), restarting.isEmpty() ? status.state() : ListenerState.RESTARTING,
-                status.targetState(), status.group(), status.trace(), members, status.shards(),
-                status.unansweredWorkers());
     }
 }

@@ -1,6 +1,14 @@
-package io.shardline.runtime.control;
+package io.shardline.runtime.worker;
 
 import com.codahale.metrics.MetricRegistry;
+import io.shardline.runtime.control.ClusterView;
+import io.shardline.runtime.control.ControlEndpoint;
+import io.shardline.runtime.control.DefaultControlPlane;
+import io.shardline.runtime.control.ListenerConfigStore;
+import io.shardline.runtime.control.ListenerStateStore;
+import io.shardline.runtime.control.ListenerStatusSampler;
+import io.shardline.runtime.control.LocalListeners;
+import io.shardline.runtime.control.RestConfigPolicy;
 import io.shardline.runtime.listener.ListenerConfig;
 import io.shardline.runtime.metrics.JmxMetrics;
 import io.shardline.runtime.metrics.ListenerHistory;
@@ -53,13 +61,16 @@ public final class ControlPlaneHost {
      * @param local the listeners this worker runs (answered to other workers)
      * @param cluster the worker's view of the cluster
      * @param leader whether this worker leads now (it also exports the unowned shards)
+     * @param configs the worker's store of listener configurations (its supervisor's)
+     * @param states the worker's store of target states (its supervisor's)
      */
     public static Future<ControlPlaneHost> start(Vertx vertx, WorkerConfig config, RedisClient redis, Plugins plugins,
                                                  MetricRegistry registry, LocalListeners local,
-                                                 ClusterView cluster, BooleanSupplier leader) {
+                                                 ClusterView cluster, BooleanSupplier leader,
+                                                 ListenerConfigStore configs, ListenerStateStore states) {
         RestSettings settings = RestSettings.of(config);
         DefaultControlPlane plane = new DefaultControlPlane(vertx, cluster, redis, plugins, ListenerConfig.DEFINITION,
-                RestConfigPolicy.of(config));
+                RestConfigPolicy.of(config), configs, states);
         RestServerVerticle rest = new RestServerVerticle(settings, plane, registry);
         ListenerHistory history = new ListenerHistory();
         return ControlEndpoint.start(vertx, cluster.clusterName(), cluster.workerId(), local, history)
