@@ -59,6 +59,7 @@ class PackageOrderTest {
     static void importClasses() {
         runtime = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
                 .importPackages(BASE);
     }
 

@@ -416,7 +416,7 @@ public final class DefaultControlPlane implements ControlPlane {
     }
 
     private Future<Void> checkWritable(String name) {
-        if (!ListenerShape.NAME.matcher(name).matches()) {
+        if (!ListenerConfigValidator.validName(name)) {
             return Future.failedFuture(ControlPlaneException.badRequest("name: '" + name
                     + "' is not a listener name (1-128 letters, digits, '.', '_' or '-', starting with a letter or digit)"));
         }

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * What the control plane needs to know of a listener's configuration: its handler, its group and the
@@ -18,9 +17,6 @@ import java.util.regex.Pattern;
  * @param shards every shard, in stream order then index order
  */
 public record ListenerShape(String name, String handler, String group, List<ShardId> shards) {
-
-    /** The rule listener names follow (as file names in listeners.dir). */
-    public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
     /** Validates and copies. */
     public ListenerShape {
