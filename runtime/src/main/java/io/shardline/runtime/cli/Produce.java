@@ -2,6 +2,7 @@ package io.shardline.runtime.cli;
 
 import io.shardline.producer.ShardProducer;
 import io.shardline.producer.StreamCap;
+import io.shardline.runtime.config.Version;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Per listener and shard gauges sampled from Redis by {@link ListenerStatusSampler}: lag, pending count and
+ * Per listener and shard gauges sampled from Redis by {@link io.shardline.runtime.control.ListenerStatusSampler}: lag, pending count and
  * whether the shard has an owner (for at most {@link #MAX_SHARD_SERIES} shards per listener), plus the number of a
  * listener's shards owned by this worker and its exported shards' lag and pending entries summed. Each worker
  * exports the shards it owns (the leader also the unowned ones), so a sum over workers counts every shard

@@ -1,7 +1,7 @@
 package io.shardline.runtime.topology;
 
 import io.shardline.runtime.redis.RedisClient;
-import io.shardline.runtime.rest.RedisReplies;
+import io.shardline.runtime.redis.RedisReplies;
 import io.shardline.runtime.store.LuaScript;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
