@@ -150,4 +150,22 @@ class ShardRoutingTest {
         assertThat(bad.toCompletionStage().toCompletableFuture().handle((r, e) -> e).get(15, TimeUnit.SECONDS))
                 .hasMessageContaining("Wrong number of args");
     }
+
+    @Test
+    void aMoveAddsAndRemovesInOneStepOrIsRefusedWithNothingDone() throws Exception {
+        String letter = await(redis.send(Request.cmd(Command.XADD).arg("orders.dlq").arg("*").arg("v").arg("1"))).toString();
+        await(routing.flip("orders", 2, 2));
+
+        assertThat(await(routing.move("orders", 2, 1, "orders.dlq", letter, java.util.Map.of("v", "1"))))
+                .contains(new AddResult.Refused(new StaleRouting("orders", 2, 2)));
+        assertThat(await(redis.send(Request.cmd(Command.XLEN).arg("orders.dlq"))).toLong()).as("still there").isEqualTo(1);
+
+        assertThat(await(routing.move("orders", 2, 2, "orders.dlq", letter, java.util.Map.of("v", "1"))).orElseThrow())
+                .isInstanceOf(AddResult.Written.class);
+        assertThat(await(redis.send(Request.cmd(Command.XLEN).arg("orders.dlq"))).toLong()).isZero();
+        assertThat(length("orders", 2)).isEqualTo(1);
+        assertThat(await(routing.move("orders", 2, 2, "orders.dlq", letter, java.util.Map.of("v", "1"))))
+                .as("gone: nothing done").isEmpty();
+        assertThat(length("orders", 2)).isEqualTo(1);
+    }
 }
