@@ -69,7 +69,7 @@ public final class ShardRouting {
 
     /**
      * Flips shard {@code shard} of {@code stream} to routing epoch {@code epoch}: when the shard's epoch (absent = 1)
-     * is below, records {@code cutover:<epoch>} = the shard stream's last generated id ({@value #NO_ENTRY} when it
+     * is below, records {@code cutover:<epoch>} = the id of the shard stream's last entry ({@value #NO_ENTRY} when it
      * has none) and sets the epoch; otherwise changes nothing.
      *
      * @return the shard's cutover of {@code epoch} ({@value #NO_ENTRY} when none is recorded)

@@ -13,18 +13,15 @@ local function stored_epoch(routing)
   return 1
 end
 
--- The stream's last generated id, 0-0 when it does not exist (or never had an entry).
+-- The id of the stream's last entry, 0-0 when it has none (or does not exist). Not XINFO's last-generated-id: an entry
+-- deleted (acknowledged and deleted, trimmed by a cap) is read by nobody, and a cutover above every entry a group can
+-- still read would hold that group's barrier for ever (docs/protocol.md, section 8b).
 local function last_id(stream)
-  if redis.call('EXISTS', stream) == 0 then
+  local last = redis.call('XREVRANGE', stream, '+', '-', 'COUNT', 1)
+  if #last == 0 then
     return '0-0'
   end
-  local info = redis.call('XINFO', 'STREAM', stream)
-  for i = 1, #info, 2 do
-    if info[i] == 'last-generated-id' then
-      return info[i + 1]
-    end
-  end
-  return '0-0'
+  return last[1][1]
 end
 
 -- Moves the shard to epoch e (a number) when it is below; returns cutover:<e> (0-0 when none was recorded).

@@ -36,7 +36,8 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
         sortOptions = false,
-        description = "Writes records to the shards {<stream>:<i>} of a stream, keyed like Kafka's default partitioner.")
+        description = "Writes records to the shards {<stream>:<i>} of a stream under its topology, keyed like Kafka's default "
+                + "partitioner; writes a shard refuses during a change of the shard count are routed again.")
 public final class Produce implements Callable<Integer> {
 
     @Option(names = "--redis", paramLabel = "URL", defaultValue = "redis://127.0.0.1:6379", description = "Redis URL (default: ${DEFAULT-VALUE}).")
