@@ -164,6 +164,19 @@ public final class ShardCommands {
         return scriptRead(shard, group, member, epoch, count, ">");
     }
 
+    /**
+     * Whether group {@code fence.group()}'s barrier at the cutover of routing epoch {@code epoch} is released on the
+     * shard: its routing hash has {@code released:<group> >= epoch}, or no {@code cutover:<epoch>} field any more (the
+     * leader removes the fields of a finished change). One {@code HMGET}; not fenced (it reads nothing of the stream).
+     */
+    public Future<Boolean> cutoverReleased(Fence fence, long epoch) {
+        return redis.send(Request.cmd(Command.HMGET).arg(fence.routingKey()).arg("released:" + fence.group())
+                .arg("cutover:" + epoch)).map(r -> {
+                    Response released = r.get(0);
+                    return r.get(1) == null || released != null && parseEpoch(released.toString()) >= epoch;
+                });
+    }
+
     /** One page of the fenced takeover sweep: moves pending entries of any consumer to {@code member}. */
     public Future<TakeoverPage> takeover(ShardId shard, String group, String member, long epoch, String cursor, int count) {
         return withLibrary(() -> redis.send(fcall("shard_takeover", shard, group).arg(group).arg(member).arg(epoch).arg(cursor).arg(count))
