@@ -289,6 +289,11 @@ final class ShardMachine {
         return out;
     }
 
+    /** Whether the whole member is paused ({@link #pauseMember}). */
+    boolean memberPaused() {
+        return memberPaused;
+    }
+
     /** Local workers in use now. */
     int busyWorkers() {
         return busy;
