@@ -27,7 +27,8 @@ final class WithheldSpread {
     private final int[] assignee;
     private final int[] owner;
     private final int[] claimer;
-    private final int[] streamOf;
+    /** Stream index per shard, made only when there is something to exchange. */
+    private int[] streamOf;
     /** Shards each member can read in the cooperative round (its assignment minus what is withheld from it). */
     private final int[] readable;
     /** Per member: its free receipts, then its withheld ones (null for members without receipts). */
@@ -42,7 +43,6 @@ final class WithheldSpread {
         this.assignee = assignee;
         this.owner = in.owner();
         this.claimer = in.claimer();
-        this.streamOf = in.streamOfShard();
         int n = in.memberCount();
         this.readable = new int[n];
         this.free = new int[n][];
@@ -86,6 +86,7 @@ final class WithheldSpread {
         if (givers.length == 0 || takers.length == 0) {
             return;
         }
+        streamOf = in.streamOfShard();
         boolean exchanged = true;
         while (exchanged && steps < BUDGET) {
             exchanged = false;
