@@ -47,7 +47,9 @@ import org.slf4j.LoggerFactory;
  * member's PEL, replays that PEL in id order, and only then reads new entries. Every read and ack is
  * fenced in Redis by owner and epoch; a refused one ({@code FENCED}) stops the shard here at once. Redis
  * errors (timeouts, restarts, a lost group or function library) are retried with backoff, forever and
- * logged, never silently.
+ * logged, never silently. While the stream is resharded, Redis bounds a shard's reads by the cutover its group's
+ * barrier has not passed; the shard then waits ({@link ShardPhase#AT_CUTOVER}) and polls the shard's routing hash every
+ * {@link ConsumerSettings#cutoverPollMs()} until the barrier is released (docs/protocol.md section 8b).
  *
  * <p>Thread-safety: all state lives on one Vert.x context; public methods may be called from any thread
  * and return futures completed on that context. Handler code runs on the member's worker pool.
@@ -273,6 +275,14 @@ public final class MemberShards {
         return Optional.ofNullable(machine.view().get(shard));
     }
 
+    /**
+     * The shards of this member waiting at a resharding cutover now ({@link ShardPhase#AT_CUTOVER}), with the routing
+     * epoch each waits at. Completes on the member's context.
+     */
+    public Future<Map<ShardId, Long>> atCutover() {
+        return onContext(() -> Future.succeededFuture(machine.atCutover()));
+    }
+
     // ---- the driver: carries out the machine's decisions, brings results back as events ----
 
     /** Carries out {@code actions} in order; returns the futures of the {@code onRevoked} calls among them. */
@@ -314,6 +324,9 @@ public final class MemberShards {
                     : commands.read(f, replay ? 1 : settings.batchSize(), a.from());
             on(read, ar -> ar.failed() ? machine.redisFailed(a.shard(), ar.cause(), !replay)
                     : machine.readDone(a.shard(), replay, ar.result()));
+        } else if (action instanceof ShardAction.PollCutover a) {
+            on(commands.cutoverReleased(a.shard().fence(), a.epoch()),
+                    ar -> ar.failed() ? machine.redisFailed(a.shard(), ar.cause(), false) : machine.cutoverPolled(a.shard(), ar.result()));
         } else if (action instanceof ShardAction.Ack a) {
             on(commands.ack(a.shard().fence(), settings.ackMode(), a.ids()),
                     ar -> ar.failed() ? machine.redisFailed(a.shard(), ar.cause(), false) : machine.acked(a.shard()));

@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
  * A seeded simulation of one member's shards on the {@link ShardMachine}, against an in-memory model of the fenced
  * Redis commands ({@link SimulatedShards}): reads that return full, partial and empty batches, Redis failures (some
  * applied with their reply lost), handler failures and poison records, pauses, releases, fencing by another epoch,
- * lease lapses with self-fencing, linger timers and read priority. Invariants are checked after every event
+ * lease lapses with self-fencing, linger timers and read priority, and resharding cutovers (flips of a shard to a new
+ * routing epoch, the group's barrier released later, a finished change's fields removed; {@link SimulatedRouting}):
+ * no record beyond an unreleased cutover is handed to the handler, and a released shard reads again. Invariants are checked after every event
  * ({@link SimulatedShards#checkInvariants}); at the end, with faults stopped, every record must be acknowledged or
  * dead-lettered. Seeds: {@code -Dshardline.seed=N} replays one run; the seed of every run is printed.
  */
@@ -46,7 +48,8 @@ class ShardMachineSimulationTest {
                 AckMode.ACK, 1 + rnd.nextInt(3), 10, 100, "dlq", 30_000,
                 rnd.nextInt(4) == 0 ? ConsumerSettings.ReleaseMode.ABANDON : ConsumerSettings.ReleaseMode.FINISH,
                 1_000, 1_000, HotPath.TRANSACTION, rnd.nextBoolean() ? 0 : 100,
-                Integer.MAX_VALUE); // the model does not count deliveries (max.deliveries: PoisonRecordIntegrationTest)
+                Integer.MAX_VALUE) // the model does not count deliveries (max.deliveries: PoisonRecordIntegrationTest)
+                .withCutoverPoll(10 + rnd.nextInt(100));
         SimulatedShards sim = new SimulatedShards(rnd, settings, 2 + rnd.nextInt(6));
         sim.start();
         for (int i = 0; i < EVENTS; i++) {
@@ -63,6 +66,7 @@ class ShardMachineSimulationTest {
         }
         sim.checkInvariants();
         sim.checkAllDone();
+        System.out.println("SIMULATION shardline.seed=" + seed + " cutover polls=" + sim.cutoverPolls());
     }
 
     @Test
