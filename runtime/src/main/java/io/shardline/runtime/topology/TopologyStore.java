@@ -1,8 +1,9 @@
 package io.shardline.runtime.topology;
 
+import io.shardline.producer.routing.Topologies;
+import io.shardline.runtime.redis.ClientRoutingRedis;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.rest.RedisReplies;
-import io.shardline.runtime.store.LuaScript;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -25,28 +26,18 @@ public final class TopologyStore {
     public record Created(StreamTopology topology, boolean created) {
     }
 
-    /** KEYS: topology; ARGV: stream, shards, reason. Returns {created (0|1), HGETALL}. */
-    private static final LuaScript CREATE = LuaScript.of("""
-            local created = 0
-            if not redis.call('HGET', KEYS[1], 'shards') then
-              local t = redis.call('TIME')
-              local now = string.format('%.0f', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
-              local change = '{"routing_epoch":1,"shards":' .. ARGV[2] .. ',"state":"STABLE","at_ms":' .. now
-                .. ',"reason":' .. cjson.encode(ARGV[3]) .. '}'
-              redis.call('HSET', KEYS[1], 'format', '1', 'stream', ARGV[1], 'shards', ARGV[2], 'routing_epoch', '1',
-                'state', 'STABLE', 'created_ms', now, 'history', '[' .. change .. ']')
-              created = 1
-            end
-            return {created, redis.call('HGETALL', KEYS[1])}
-            """);
-
     private final RedisClient redis;
+    private final String clusterName;
     private final String registry;
+    /** The one create of a topology, shared with the producers (docs/protocol.md, section 8b). */
+    private final Topologies topologies;
 
     /** A store over {@code redis} for the cluster {@code clusterName} (whose streams it lists). */
     public TopologyStore(RedisClient redis, String clusterName) {
         this.redis = Objects.requireNonNull(redis, "redis");
-        this.registry = "{shardline:" + Objects.requireNonNull(clusterName, "clusterName") + "}:streams";
+        this.clusterName = Objects.requireNonNull(clusterName, "clusterName");
+        this.registry = Topologies.registryKey(clusterName);
+        this.topologies = new Topologies(new ClientRoutingRedis(redis));
     }
 
     /** The topology of {@code stream}, empty when none was created. */
@@ -63,11 +54,8 @@ public final class TopologyStore {
      * @param reason recorded in the history, e.g. {@code listener orders}
      */
     public Future<Created> create(String stream, int shards, String reason) {
-        return CREATE.call(redis, List.of(StreamTopology.key(stream)), List.of(stream, Integer.toString(shards), reason))
-                .map(reply -> new Created(StreamTopology.fromHash(stream, RedisReplies.toStringMap(reply.get(1))),
-                        reply.get(0).toInteger() == 1))
-                .compose(created -> redis.send(Request.cmd(Command.HSET).arg(registry).arg(stream).arg("1"))
-                        .map(ok -> created));
+        return topologies.create(stream, shards, reason, clusterName)
+                .map(c -> new Created(StreamTopology.fromHash(stream, c.fields()), c.created()));
     }
 
     /** The streams registered for this cluster, sorted. */

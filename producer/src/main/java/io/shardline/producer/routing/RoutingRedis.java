@@ -1,0 +1,81 @@
+package io.shardline.producer.routing;
+
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Future;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisCluster;
+import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The Redis calls the routing library needs, so that a producer can use a plain Vert.x {@link Redis} client
+ * ({@link #of(Redis)}) and the worker runtime its own connection layer: one command, commands in order with a reply
+ * (or error) each, and a command on every primary (a function library is kept per node on a Redis Cluster).
+ */
+public interface RoutingRedis {
+
+    /** Sends one command. */
+    Future<Response> send(Request request);
+
+    /** Sends {@code request} to every primary (to the server itself when not a cluster). */
+    Future<Void> sendToAllPrimaries(Request request);
+
+    /**
+     * Sends {@code requests} so that Redis runs them in this order, and answers each one's reply or error (a failed
+     * command does not fail the others). The default sends each after the previous one's reply.
+     */
+    default Future<List<AsyncResult<Response>>> sendInOrder(List<Request> requests) {
+        List<AsyncResult<Response>> results = new ArrayList<>(requests.size());
+        Future<Void> chain = Future.succeededFuture();
+        for (Request request : requests) {
+            chain = chain.compose(v -> send(request).transform(reply -> {
+                results.add(reply);
+                return Future.<Void>succeededFuture();
+            }));
+        }
+        return chain.map(v -> results);
+    }
+
+    /**
+     * Over a Vert.x client: {@link #sendInOrder} pipelines on one connection of it (Redis runs one connection's
+     * commands in order; on a Redis Cluster, the commands of one slot go over one node connection, in order).
+     */
+    static RoutingRedis of(Redis redis) {
+        Objects.requireNonNull(redis, "redis");
+        return new RoutingRedis() {
+            @Override
+            public Future<Response> send(Request request) {
+                return redis.send(request);
+            }
+
+            @Override
+            public Future<Void> sendToAllPrimaries(Request request) {
+                RedisCluster cluster;
+                try {
+                    cluster = RedisCluster.create(redis);
+                } catch (IllegalArgumentException notACluster) {
+                    return redis.send(request).mapEmpty();
+                }
+                return cluster.onAllMasterNodes(request).mapEmpty();
+            }
+
+            @Override
+            public Future<List<AsyncResult<Response>>> sendInOrder(List<Request> requests) {
+                return redis.connect().compose(connection -> pipelined(connection, requests)
+                        .eventually(connection::close));
+            }
+        };
+    }
+
+    private static Future<List<AsyncResult<Response>>> pipelined(RedisConnection connection, List<Request> requests) {
+        List<Future<Response>> sent = new ArrayList<>(requests.size());
+        for (Request request : requests) {
+            sent.add(connection.send(request));
+        }
+        return Future.join(sent).transform(done -> Future.succeededFuture(new ArrayList<>(sent)));
+    }
+}
