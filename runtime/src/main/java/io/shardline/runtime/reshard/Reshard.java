@@ -214,6 +214,17 @@ public final class Reshard {
         return waiting;
     }
 
+    /** The shards the last layout leaves out that {@code g} has not drained to their last cutover. */
+    public List<Integer> undrained(Progress p, String g) {
+        List<Integer> out = new ArrayList<>();
+        for (int i = shards(); i < maxShards(); i++) {
+            if (!drained(p, g, i, epoch())) {
+                out.add(i);
+            }
+        }
+        return out;
+    }
+
     private static boolean drained(Progress p, String g, int shard, long e) {
         return p.routing(shard).cutoverFor(e).map(cut -> "0-0".equals(cut)
                 || p.position(g, shard).map(pos -> pos.drainedTo(cut)).orElse(false)).orElse(false);
