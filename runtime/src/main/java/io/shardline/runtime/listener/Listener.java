@@ -6,6 +6,7 @@ import io.shardline.api.handler.ShardId;
 import io.shardline.runtime.plugin.HandlerPlugin;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.Chunked;
+import io.shardline.runtime.shard.ConsumerSettings;
 import io.shardline.runtime.shard.ConsumptionMetrics;
 import io.shardline.runtime.shard.DropwizardHandlerMetrics;
 import io.shardline.runtime.shard.MemberContext;
@@ -60,7 +61,19 @@ public final class Listener {
     public static Future<Listener> start(Vertx vertx, ShardRedis redis, ListenerDefinition definition, String workerId,
                                          MetricRegistry registry, MemberShards.Events events, LongSupplier clockMs,
                                          Function<String, MemberLease> leases) {
+        return start(vertx, redis, definition, workerId, registry, events, clockMs, leases, 1_000);
+    }
+
+    /**
+     * As {@link #start(Vertx, ShardRedis, ListenerDefinition, String, MetricRegistry, MemberShards.Events,
+     * LongSupplier, Function)}, on a worker heartbeating every {@code workerHeartbeatIntervalMs} (a shard waiting at a
+     * resharding cutover polls at a quarter of the group's heartbeat interval).
+     */
+    public static Future<Listener> start(Vertx vertx, ShardRedis redis, ListenerDefinition definition, String workerId,
+                                         MetricRegistry registry, MemberShards.Events events, LongSupplier clockMs,
+                                         Function<String, MemberLease> leases, int workerHeartbeatIntervalMs) {
         ListenerConfig config = definition.config();
+        ConsumerSettings settings = config.consumerSettings(workerHeartbeatIntervalMs);
         ShardCommands commands = new ShardCommands(redis);
         List<ShardId> shards = new ArrayList<>();
         for (StreamSpec stream : config.streams()) {
@@ -80,7 +93,7 @@ public final class Listener {
                                 Plugins.newInstance(definition.handler(), Handler.class));
                         MemberContext context = new MemberContext(config.name(), memberId, config.group(),
                                 definition.handlerConfig(), new DropwizardHandlerMetrics(registry, config.name()));
-                        MemberShards member = new MemberShards(vertx, redis, handler, context, config.consumerSettings(),
+                        MemberShards member = new MemberShards(vertx, redis, handler, context, settings,
                                 events, metrics, clockMs, System::nanoTime, leases.apply(memberId));
                         members.add(member);
                         started.add(member.start());

@@ -309,14 +309,23 @@ public final class ListenerConfig {
         return v == null || v.toString().isBlank() ? name + ".dlq" : v.toString();
     }
 
-    /** How one member of this listener consumes. */
+    /** How one member of this listener consumes, on a worker heartbeating every second (the worker default). */
     public ConsumerSettings consumerSettings() {
+        return consumerSettings(1_000);
+    }
+
+    /**
+     * How one member of this listener consumes, on a worker whose {@code heartbeat.interval.ms} is
+     * {@code workerHeartbeatIntervalMs} (the listener's own setting wins): the cutover poll follows the heartbeat.
+     */
+    public ConsumerSettings consumerSettings(int workerHeartbeatIntervalMs) {
         return new ConsumerSettings(group(), values.getInt(MAX_CONCURRENCY_CONFIG), values.getInt(BATCH_SIZE_CONFIG),
                 AckMode.fromConfig(values.getString(ACK_MODE_CONFIG)), values.getInt(MAX_ATTEMPTS_CONFIG),
                 values.getLong(RETRY_BACKOFF_CONFIG), values.getLong(RETRY_BACKOFF_MAX_CONFIG), deadLetterStream(),
                 values.getLong(HANDLER_TIMEOUT_CONFIG),
                 ConsumerSettings.ReleaseMode.valueOf(values.getString(RELEASE_INFLIGHT_CONFIG).toUpperCase(Locale.ROOT)),
                 values.getLong(WAKEUP_BLOCK_CONFIG), 1_000, HotPath.TRANSACTION, values.getLong(ACK_LINGER_CONFIG),
-                values.getInt(MAX_DELIVERIES_CONFIG));
+                values.getInt(MAX_DELIVERIES_CONFIG),
+                ConsumerSettings.cutoverPollMs(heartbeatIntervalMs(workerHeartbeatIntervalMs)));
     }
 }

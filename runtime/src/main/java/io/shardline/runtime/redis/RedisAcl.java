@@ -52,7 +52,7 @@ public record RedisAcl(String clusterName, List<String> streams, List<String> de
      * {@code watch}, {@code unwatch}: the fenced hot path ({@code FencedTransaction}); {@code eval}/{@code evalsha}:
      * the group log's scripts and the dead-letter redrive (REST); {@code xlen}, {@code xrevrange}, {@code xdel} on a
      * dead-letter stream: listing and redriving dead letters; {@code fcall}/{@code function|load}: the shard library; {@code time}, {@code type},
-     * {@code xpending}, {@code xautoclaim} run inside those scripts; {@code client|id}/{@code client|unblock} wake a
+     * {@code xpending}, {@code xautoclaim}, {@code xrange} (the resharding read rule) run inside those scripts; {@code client|id}/{@code client|unblock} wake a
      * member's blocking read early; {@code cluster|slots}: the client's slot map on a Redis Cluster.
      */
     public static final List<Use> COMMANDS = List.of(
@@ -70,6 +70,7 @@ public record RedisAcl(String clusterName, List<String> streams, List<String> de
             use("xadd", KeyKind.METADATA, KeyKind.DEAD_LETTER), use("xrevrange", KeyKind.METADATA, KeyKind.SHARD, KeyKind.DEAD_LETTER),
             use("xreadgroup", KeyKind.SHARD), use("xread", KeyKind.SHARD), use("xack", KeyKind.SHARD),
             use("xdel", KeyKind.SHARD, KeyKind.DEAD_LETTER), use("xlen", KeyKind.DEAD_LETTER), use("xautoclaim", KeyKind.SHARD), use("xpending", KeyKind.SHARD),
+            use("xrange", KeyKind.SHARD),
             use("xgroup|create", KeyKind.SHARD), use("xinfo|groups", KeyKind.SHARD));
 
     /** Only on Redis 8.2+: the acknowledge-and-delete command. */

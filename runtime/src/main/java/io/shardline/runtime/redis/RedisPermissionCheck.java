@@ -154,6 +154,7 @@ public final class RedisPermissionCheck {
             case "hset", "hsetnx" -> cmd(command, key, "f", "v");
             case "xadd" -> cmd("xadd", key, "*", "f", "v");
             case "xrevrange" -> cmd("xrevrange", key, "+", "-", "COUNT", "1");
+            case "xrange" -> cmd("xrange", key, "-", "+", "COUNT", "1");
             case "xreadgroup" -> cmd("xreadgroup", "GROUP", "g", "c", "COUNT", "1", "STREAMS", key, ">");
             case "xread" -> cmd("xread", "COUNT", "1", "STREAMS", key, "0");
             case "xack" -> cmd("xack", key, "g", "0-1");

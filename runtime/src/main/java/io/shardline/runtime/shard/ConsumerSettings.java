@@ -23,6 +23,8 @@ import java.util.Objects;
  *                    rides on the shard's next read ({@code ack.linger.ms}; 0: acknowledge at once)
  * @param maxDeliveries Redis deliveries of a record after which it is dead-lettered without calling the handler again
  *                      ({@code max.deliveries}; see docs/operations.md, "Poison records")
+ * @param cutoverPollMs how often a shard waiting at a resharding cutover looks whether its barrier is released
+ *                      ({@link #cutoverPollMs(long)} of the group's heartbeat interval)
  */
 public record ConsumerSettings(
         String group,
@@ -39,13 +41,26 @@ public record ConsumerSettings(
         int takeoverPageSize,
         HotPath hotPath,
         long ackLingerMs,
-        int maxDeliveries) {
+        int maxDeliveries,
+        long cutoverPollMs) {
 
     /** The default {@code max.deliveries}. */
     public static final int DEFAULT_MAX_DELIVERIES = 5;
 
     /** The default {@code ack.linger.ms}. */
     public static final long DEFAULT_ACK_LINGER_MS = 100;
+
+    /** The cutover poll of the default heartbeat interval (1 s). */
+    public static final long DEFAULT_CUTOVER_POLL_MS = cutoverPollMs(1_000);
+
+    /**
+     * How often a shard waiting at a cutover polls its routing hash, for a group heartbeating every
+     * {@code heartbeatIntervalMs}: a quarter of it (at least 10 ms), so that a released barrier is seen well within one
+     * heartbeat interval (the leader releases barriers on its heartbeat cadence).
+     */
+    public static long cutoverPollMs(long heartbeatIntervalMs) {
+        return Math.max(10, heartbeatIntervalMs / 4);
+    }
 
     /** What happens to the batch in flight when a shard is released. */
     public enum ReleaseMode {
@@ -69,6 +84,7 @@ public record ConsumerSettings(
         requirePositive("handler.timeout.ms", handlerTimeoutMs);
         requirePositive("wake-up block", wakeUpBlockMs);
         requirePositive("takeover page", takeoverPageSize);
+        requirePositive("cutover poll", cutoverPollMs);
         if (ackLingerMs < 0) {
             throw new IllegalArgumentException("ack.linger.ms must be >= 0, got " + ackLingerMs);
         }
@@ -83,51 +99,70 @@ public record ConsumerSettings(
                             long retryBackoffMs, long retryBackoffMaxMs, String deadLetterStream, long handlerTimeoutMs,
                             ReleaseMode releaseMode, long wakeUpBlockMs, int takeoverPageSize) {
         this(group, maxConcurrency, batchSize, ackMode, maxAttempts, retryBackoffMs, retryBackoffMaxMs, deadLetterStream,
-                handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, HotPath.TRANSACTION, DEFAULT_ACK_LINGER_MS, DEFAULT_MAX_DELIVERIES);
+                handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, HotPath.TRANSACTION, DEFAULT_ACK_LINGER_MS, DEFAULT_MAX_DELIVERIES,
+                DEFAULT_CUTOVER_POLL_MS);
+    }
+
+    /** Settings polling cutovers at {@link #DEFAULT_CUTOVER_POLL_MS}. */
+    public ConsumerSettings(String group, int maxConcurrency, int batchSize, AckMode ackMode, int maxAttempts,
+                            long retryBackoffMs, long retryBackoffMaxMs, String deadLetterStream, long handlerTimeoutMs,
+                            ReleaseMode releaseMode, long wakeUpBlockMs, int takeoverPageSize, HotPath hotPath,
+                            long ackLingerMs, int maxDeliveries) {
+        this(group, maxConcurrency, batchSize, ackMode, maxAttempts, retryBackoffMs, retryBackoffMaxMs, deadLetterStream,
+                handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath, ackLingerMs, maxDeliveries,
+                DEFAULT_CUTOVER_POLL_MS);
     }
 
     /** Defaults for tests and tools: 4 workers, batches of 100, 3 attempts, 100 ms..10 s backoff, 30 s timeout. */
     public static ConsumerSettings defaults(String group, String deadLetterStream) {
         return new ConsumerSettings(group, 4, 100, AckMode.ACK, 3, 100, 10_000, deadLetterStream, 30_000,
-                ReleaseMode.FINISH, 1_000, 1_000, HotPath.TRANSACTION, DEFAULT_ACK_LINGER_MS, DEFAULT_MAX_DELIVERIES);
+                ReleaseMode.FINISH, 1_000, 1_000, HotPath.TRANSACTION, DEFAULT_ACK_LINGER_MS, DEFAULT_MAX_DELIVERIES,
+                DEFAULT_CUTOVER_POLL_MS);
     }
 
     /** A copy with other local worker capacity and batch size. */
     public ConsumerSettings withConcurrency(int newMaxConcurrency, int newBatchSize) {
         return new ConsumerSettings(group, newMaxConcurrency, newBatchSize, ackMode, maxAttempts, retryBackoffMs,
-                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath, ackLingerMs, maxDeliveries);
+                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath, ackLingerMs, maxDeliveries, cutoverPollMs);
     }
 
     /** A copy with other retry settings. */
     public ConsumerSettings withRetries(int newMaxAttempts, long newBackoffMs, long newBackoffMaxMs, long newTimeoutMs) {
         return new ConsumerSettings(group, maxConcurrency, batchSize, ackMode, newMaxAttempts, newBackoffMs,
-                newBackoffMaxMs, deadLetterStream, newTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath, ackLingerMs, maxDeliveries);
+                newBackoffMaxMs, deadLetterStream, newTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath, ackLingerMs, maxDeliveries, cutoverPollMs);
     }
 
     /** A copy with another ack mode and release mode. */
     public ConsumerSettings withModes(AckMode newAckMode, ReleaseMode newReleaseMode) {
         return new ConsumerSettings(group, maxConcurrency, batchSize, newAckMode, maxAttempts, retryBackoffMs,
-                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, newReleaseMode, wakeUpBlockMs, takeoverPageSize, hotPath, ackLingerMs, maxDeliveries);
+                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, newReleaseMode, wakeUpBlockMs, takeoverPageSize, hotPath, ackLingerMs, maxDeliveries, cutoverPollMs);
     }
 
     /** A copy with another hot path. */
     public ConsumerSettings withHotPath(HotPath newHotPath) {
         return new ConsumerSettings(group, maxConcurrency, batchSize, ackMode, maxAttempts, retryBackoffMs,
-                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, newHotPath, ackLingerMs, maxDeliveries);
+                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, newHotPath, ackLingerMs, maxDeliveries, cutoverPollMs);
     }
 
     /** A copy with another acknowledgement linger (0: acknowledge every batch at once). */
     public ConsumerSettings withAckLinger(long newAckLingerMs) {
         return new ConsumerSettings(group, maxConcurrency, batchSize, ackMode, maxAttempts, retryBackoffMs,
                 retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath,
-                newAckLingerMs, maxDeliveries);
+                newAckLingerMs, maxDeliveries, cutoverPollMs);
     }
 
     /** A copy with another {@code max.deliveries}. */
     public ConsumerSettings withMaxDeliveries(int newMaxDeliveries) {
         return new ConsumerSettings(group, maxConcurrency, batchSize, ackMode, maxAttempts, retryBackoffMs,
                 retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath,
-                ackLingerMs, newMaxDeliveries);
+                ackLingerMs, newMaxDeliveries, cutoverPollMs);
+    }
+
+    /** A copy polling cutovers every {@code newCutoverPollMs}. */
+    public ConsumerSettings withCutoverPoll(long newCutoverPollMs) {
+        return new ConsumerSettings(group, maxConcurrency, batchSize, ackMode, maxAttempts, retryBackoffMs,
+                retryBackoffMaxMs, deadLetterStream, handlerTimeoutMs, releaseMode, wakeUpBlockMs, takeoverPageSize, hotPath,
+                ackLingerMs, maxDeliveries, newCutoverPollMs);
     }
 
     /** The retry delay before attempt {@code attempt + 1}: {@code retryBackoffMs * 2^(attempt-1)}, capped. */

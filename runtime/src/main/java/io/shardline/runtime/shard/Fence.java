@@ -21,6 +21,16 @@ public record Fence(ShardId shard, String group, String member, long ownerEpoch)
         Objects.requireNonNull(member, "member");
     }
 
+    /** The shard's routing hash {@code {<stream>:<i>}:routing} (the shard's slot; docs/protocol.md section 8b). */
+    public String routingKey() {
+        return routingKey(shard);
+    }
+
+    /** The routing hash of {@code shard}: epoch, cutovers and each group's released barrier (docs/protocol.md 8b). */
+    public static String routingKey(ShardId shard) {
+        return shard.key() + ":routing";
+    }
+
     @Override
     public String toString() {
         return shard + "/" + group + "/" + member + "@" + ownerEpoch;

@@ -16,15 +16,18 @@ import java.util.concurrent.TimeUnit;
  * The hot path's fenced ack-and-read without a script: optimistic locking on the shard's owner key, on a
  * connection of its own ({@link ExclusiveConnections}).
  * <ol>
- *   <li>{@code WATCH <owner key>} and {@code HMGET <owner key> owner epoch}, pipelined (one write); a different owner or
- *       epoch (or none) ends here with {@code FENCED ...} (or {@code NOOWNER ...}) after {@code UNWATCH}:
- *       nothing was acknowledged or read;</li>
+ *   <li>{@code WATCH <owner key> <routing key>}, {@code HMGET <owner key> owner epoch} and
+ *       {@code HGETALL <routing key>}, pipelined (one write); a different owner or epoch (or none) ends here with
+ *       {@code FENCED ...} (or {@code NOOWNER ...}) after {@code UNWATCH}: nothing was acknowledged or read; a routing
+ *       hash with a cutover the group has not passed ends here with {@code null} after {@code UNWATCH}: the caller
+ *       takes the script, which enforces the read rule (docs/protocol.md section 8b);</li>
  *   <li>{@code MULTI}, the acknowledgement ({@code XACK}; {@code XACK}+{@code XDEL}; or {@code XACKDEL} on
  *       Redis 8.2+), {@code XREADGROUP ... COUNT n STREAMS <shard> >}, {@code XREVRANGE <shard> + - COUNT 1}
  *       (the wake-up position when nothing new came), {@code EXEC}, pipelined (one write).</li>
  * </ol>
  * {@code EXEC} runs the queued commands only if the owner key was not written since the {@code WATCH}, that
- * is only if the owner and epoch checked in step 1 still hold when the transaction runs: the same guarantee as
+ * is only if the owner and epoch checked in step 1 still hold when the transaction runs (and no cutover was written
+ * since the routing hash was read): the same guarantee as
  * the scripted {@code shard_ack_read}, without Redis converting every returned entry to a Lua table and back.
  * An aborted {@code EXEC} (the owner key changed) starts over at step 1, whose check then reports the fence.
  *
@@ -44,7 +47,8 @@ final class FencedTransaction {
     /**
      * Acknowledges {@code ids} (none: read only) and reads up to {@code count} new entries, fenced by owner and
      * epoch. The reply has the same meaning as the scripted read with {@code >}: the cursor is the last id read,
-     * or the stream's top id ({@code 0-0} when empty) when nothing new came.
+     * or the stream's top id ({@code 0-0} when empty) when nothing new came. Completes with {@code null} (nothing
+     * acknowledged or read) when a cutover bounds the group's reads: the scripted {@code shard_ack_read} does those.
      *
      * @param ackMode {@code KEEP}, {@code DEL} or {@code XACKDEL}, as for the script
      */
@@ -61,11 +65,16 @@ final class FencedTransaction {
         // Each step's commands go out as one pipelined write (RedisConnection.batch: one buffer, one future for the
         // step), in the order listed; a command failed (refused at queue time, say) fails the step.
         String ownerKey = shard.ownerKey(group);
-        return c.batch(List.of(Request.cmd(Command.WATCH).arg(ownerKey),
-                Request.cmd(Command.HMGET).arg(ownerKey).arg("owner").arg("epoch"))).compose(checked -> {
+        String routingKey = Fence.routingKey(shard);
+        return c.batch(List.of(Request.cmd(Command.WATCH).arg(ownerKey).arg(routingKey),
+                Request.cmd(Command.HMGET).arg(ownerKey).arg("owner").arg("epoch"),
+                Request.cmd(Command.HGETALL).arg(routingKey))).compose(checked -> {
                     String refusal = refusal(shard, checked.get(1), member, epoch);
                     if (refusal != null) {
                         return c.send(Request.cmd(Command.UNWATCH)).transform(ar -> Future.failedFuture(refusal));
+                    }
+                    if (ShardCommands.boundedByCutover(checked.get(2), group)) {
+                        return c.send(Request.cmd(Command.UNWATCH)).map(ok -> (ShardCommands.ReadResult) null);
                     }
                     List<Request> queued = new ArrayList<>(6);
                     queued.add(Request.cmd(Command.MULTI));

@@ -273,6 +273,14 @@ public final class MemberShards {
         return Optional.ofNullable(machine.view().get(shard));
     }
 
+    /**
+     * The shards of this member waiting at a resharding cutover now ({@link ShardPhase#AT_CUTOVER}), with the routing
+     * epoch each waits at. Completes on the member's context.
+     */
+    public Future<Map<ShardId, Long>> atCutover() {
+        return onContext(() -> Future.succeededFuture(machine.atCutover()));
+    }
+
     // ---- the driver: carries out the machine's decisions, brings results back as events ----
 
     /** Carries out {@code actions} in order; returns the futures of the {@code onRevoked} calls among them. */
@@ -314,6 +322,9 @@ public final class MemberShards {
                     : commands.read(f, replay ? 1 : settings.batchSize(), a.from());
             on(read, ar -> ar.failed() ? machine.redisFailed(a.shard(), ar.cause(), !replay)
                     : machine.readDone(a.shard(), replay, ar.result()));
+        } else if (action instanceof ShardAction.PollCutover a) {
+            on(commands.cutoverReleased(a.shard().fence(), a.epoch()),
+                    ar -> ar.failed() ? machine.redisFailed(a.shard(), ar.cause(), false) : machine.cutoverPolled(a.shard(), ar.result()));
         } else if (action instanceof ShardAction.Ack a) {
             on(commands.ack(a.shard().fence(), settings.ackMode(), a.ids()),
                     ar -> ar.failed() ? machine.redisFailed(a.shard(), ar.cause(), false) : machine.acked(a.shard()));

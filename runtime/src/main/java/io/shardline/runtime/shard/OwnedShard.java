@@ -44,6 +44,10 @@ final class OwnedShard implements ShardContext {
     boolean paused;
     /** The member's lease was seen lapsed (logged once). */
     boolean leaseLapsed;
+    /** The resharding epoch whose cutover the shard waits at ({@link ShardPhase#AT_CUTOVER}), else 0. */
+    long cutoverEpoch;
+    /** When the shard started waiting at {@link #cutoverEpoch} (the machine's nano clock). */
+    long cutoverSinceNanos;
     /** Consecutive Redis failures, for the error backoff. */
     int redisFailures;
 

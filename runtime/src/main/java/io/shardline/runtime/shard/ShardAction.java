@@ -27,6 +27,14 @@ sealed interface ShardAction {
     record Read(OwnedShard shard, String from, boolean script) implements ShardAction {
     }
 
+    /**
+     * Look whether the group's barrier at the cutover of {@code epoch} is released on the shard (its routing hash:
+     * {@code released:<group> >= epoch}, or the {@code cutover:<epoch>} field gone); then {@code cutoverPolled} or
+     * {@code redisFailed}.
+     */
+    record PollCutover(OwnedShard shard, long epoch) implements ShardAction {
+    }
+
     /** Hand {@code records} to the handler (checking the lease on the handler thread); then {@code handled}. */
     record Handle(OwnedShard shard, List<StreamRecord> records) implements ShardAction {
     }

@@ -54,8 +54,23 @@ public final class ShardCommands {
         return hotPath;
     }
 
-    /** The page of a fenced read: the cursor (see {@code shard_read} in the library) and the live entries. */
-    public record ReadResult(String cursor, List<StreamRecord> records) {
+    /**
+     * The page of a fenced read: the cursor (see {@code shard_read} in the library), the live entries, and
+     * {@code waitingEpoch}: when above 0, the read of new entries found nothing left at or below the unreleased
+     * cutover of that routing epoch (docs/protocol.md section 8b, "The read rule"): the shard waits there until the
+     * group's barrier is released ({@code released:<group> >= waitingEpoch} in the routing hash).
+     */
+    public record ReadResult(String cursor, List<StreamRecord> records, long waitingEpoch) {
+
+        /** A page read without a cutover in the way. */
+        public ReadResult(String cursor, List<StreamRecord> records) {
+            this(cursor, records, 0);
+        }
+
+        /** True when the shard waits at a cutover ({@link #waitingEpoch} above 0; then no records). */
+        public boolean waiting() {
+            return waitingEpoch > 0;
+        }
     }
 
     /** One page of a takeover sweep: the next cursor ({@code 0-0} when complete) and how many entries moved. */
@@ -84,7 +99,7 @@ public final class ShardCommands {
     }
 
     private Future<ReadResult> scriptRead(ShardId shard, String group, String member, long epoch, int count, String id) {
-        return withLibrary(() -> redis.send(fcall("shard_read", shard, group).arg(group).arg(member).arg(epoch).arg(count).arg(id))
+        return withLibrary(() -> redis.send(readCall("shard_read", shard, group).arg(group).arg(member).arg(epoch).arg(count).arg(id))
                 .map(r -> parseRead(shard, r)));
     }
 
@@ -118,11 +133,18 @@ public final class ShardCommands {
                                          List<String> ids, int count, boolean keepingUp) {
         if (hotPath == HotPath.TRANSACTION && !keepingUp) {
             String ackMode = scriptMode(mode);
+            // null: the routing hash holds a cutover this group has not passed; the script enforces the read rule
             return redis.exclusiveConnections().with(c ->
-                    transaction.ackAndRead(c, shard, group, member, epoch, ackMode, ids, count));
+                    transaction.ackAndRead(c, shard, group, member, epoch, ackMode, ids, count))
+                    .compose(r -> r != null ? Future.succeededFuture(r) : scriptAckAndRead(shard, group, member, epoch, mode, ids, count));
         }
+        return scriptAckAndRead(shard, group, member, epoch, mode, ids, count);
+    }
+
+    private Future<ReadResult> scriptAckAndRead(ShardId shard, String group, String member, long epoch, AckMode mode,
+                                                List<String> ids, int count) {
         return withLibrary(() -> {
-            Request req = fcall("shard_ack_read", shard, group).arg(group).arg(member).arg(epoch).arg(scriptMode(mode)).arg(count);
+            Request req = readCall("shard_ack_read", shard, group).arg(group).arg(member).arg(epoch).arg(scriptMode(mode)).arg(count);
             ids.forEach(req::arg);
             return redis.send(req).map(r -> parseRead(shard, r));
         });
@@ -140,6 +162,19 @@ public final class ShardCommands {
     /** Fenced read of new entries ({@code >}) by the one-round-trip script, whatever the hot path: for an idle shard just woken. */
     public Future<ReadResult> readNew(ShardId shard, String group, String member, long epoch, int count) {
         return scriptRead(shard, group, member, epoch, count, ">");
+    }
+
+    /**
+     * Whether group {@code fence.group()}'s barrier at the cutover of routing epoch {@code epoch} is released on the
+     * shard: its routing hash has {@code released:<group> >= epoch}, or no {@code cutover:<epoch>} field any more (the
+     * leader removes the fields of a finished change). One {@code HMGET}; not fenced (it reads nothing of the stream).
+     */
+    public Future<Boolean> cutoverReleased(Fence fence, long epoch) {
+        return redis.send(Request.cmd(Command.HMGET).arg(fence.routingKey()).arg("released:" + fence.group())
+                .arg("cutover:" + epoch)).map(r -> {
+                    Response released = r.get(0);
+                    return r.get(1) == null || released != null && parseEpoch(released.toString()) >= epoch;
+                });
     }
 
     /** One page of the fenced takeover sweep: moves pending entries of any consumer to {@code member}. */
@@ -258,8 +293,59 @@ public final class ShardCommands {
         return Request.cmd(Command.FCALL).arg(function).arg(2).arg(shard.key()).arg(shard.ownerKey(group));
     }
 
+    /** A read function's call: shard, owner key and the shard's routing hash, whose cutovers bound reads of new entries. */
+    private static Request readCall(String function, ShardId shard, String group) {
+        return Request.cmd(Command.FCALL).arg(function).arg(3).arg(shard.key()).arg(shard.ownerKey(group))
+                .arg(Fence.routingKey(shard));
+    }
+
+    /**
+     * Whether a group's read of new entries on a shard whose routing hash holds {@code routing} (HGETALL) is bounded by
+     * a cutover it has not passed: a {@code cutover:<E>} field with {@code E} above {@code released:<group>}; or holding
+     * the group's {@code waiting:<group>} field, which the script removes once the group reads on.
+     */
+    static boolean boundedByCutover(Response routing, String group) {
+        if (routing == null || routing.size() == 0) {
+            return false;
+        }
+        long released = 0;
+        long highestCutover = 0;
+        String releasedField = "released:" + group;
+        List<String> kv = new ArrayList<>();
+        if (routing.isMap()) {
+            for (String k : routing.getKeys()) {
+                kv.add(k);
+                kv.add(routing.get(k).toString());
+            }
+        } else {
+            routing.forEach(r -> kv.add(r.toString()));
+        }
+        for (int i = 0; i + 1 < kv.size(); i += 2) {
+            String field = kv.get(i);
+            if (field.equals(releasedField)) {
+                released = parseEpoch(kv.get(i + 1));
+            } else if (field.equals("waiting:" + group)) {
+                return true;
+            } else if (field.startsWith("cutover:")) {
+                highestCutover = Math.max(highestCutover, parseEpoch(field.substring("cutover:".length())));
+            }
+        }
+        return highestCutover > released;
+    }
+
+    private static long parseEpoch(String s) {
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
     private static ReadResult parseRead(ShardId shard, Response reply) {
         String cursor = reply.get(0).toString();
+        if (reply.size() > 2) {
+            return new ReadResult(cursor, List.of(), reply.get(2).toLong()); // waits at the cutover of that epoch
+        }
         Response entries = reply.get(1);
         List<StreamRecord> records = new ArrayList<>(entries.size());
         for (Response entry : entries) {

@@ -197,7 +197,7 @@ final class ShardMachine {
     /** New entries came on {@code shard} while it waited on a wake-up connection. */
     List<ShardAction> woken(ShardId shard) {
         OwnedShard s = shards.get(shard);
-        if (s != null && s.phase().active()) {
+        if (s != null && s.phase().active() && s.phase() != ShardPhase.AT_CUTOVER) {
             if (s.activity().idle()) {
                 cancelLinger(s);
                 activity(s, ShardActivity.PARKED, "woken");
@@ -229,6 +229,12 @@ final class ShardMachine {
             pump();
         }
         outcomes.handled(s, records, startedNanos, error);
+        return done();
+    }
+
+    /** The poll of a shard waiting at a cutover returned: {@code released} when the group's barrier passed it. */
+    List<ShardAction> cutoverPolled(OwnedShard s, boolean released) {
+        outcomes.cutoverPolled(s, released);
         return done();
     }
 
@@ -272,6 +278,22 @@ final class ShardMachine {
         return view;
     }
 
+    /** The shards waiting at a resharding cutover now: the epoch each waits at. Member context. */
+    Map<ShardId, Long> atCutover() {
+        Map<ShardId, Long> out = new TreeMap<>();
+        shards.forEach((id, s) -> {
+            if (s.phase() == ShardPhase.AT_CUTOVER) {
+                out.put(id, s.cutoverEpoch);
+            }
+        });
+        return out;
+    }
+
+    /** Whether the whole member is paused ({@link #pauseMember}). */
+    boolean memberPaused() {
+        return memberPaused;
+    }
+
     /** Local workers in use now. */
     int busyWorkers() {
         return busy;
@@ -300,6 +322,8 @@ final class ShardMachine {
             emit(new ShardAction.Read(s, s.cursor, false));
         } else if (s.phase() == ShardPhase.READING) {
             emit(new ShardAction.Read(s, ">", s.keepingUp));
+        } else if (s.phase() == ShardPhase.AT_CUTOVER) {
+            emit(new ShardAction.PollCutover(s, s.cutoverEpoch));
         } else {
             finish(s, Next.STOP, 0);
         }
@@ -337,7 +361,7 @@ final class ShardMachine {
         }
         return switch (s.phase()) {
             // a paused shard still sends the acknowledgement it holds (ack linger), then stops
-            case TAKING_OVER, REPLAYING, READING -> !s.paused && !memberPaused || !s.unacked.isEmpty();
+            case TAKING_OVER, REPLAYING, READING, AT_CUTOVER -> !s.paused && !memberPaused || !s.unacked.isEmpty();
             case RELEASING -> settings.releaseMode() == ConsumerSettings.ReleaseMode.FINISH
                     && (s.batch != null && s.batch.started() || !s.unacked.isEmpty());
             default -> false;

@@ -60,6 +60,10 @@ final class ShardOutcomes {
             }
             s.cursor = page.cursor();
         } else {
+            if (page.waiting()) {
+                waitAtCutover(s, page.waitingEpoch());
+                return;
+            }
             if (!replay) {
                 s.keepingUp = page.records().size() <= ShardCommands.smallRead(settings.batchSize());
             }
@@ -72,6 +76,42 @@ final class ShardOutcomes {
         if (!page.records().isEmpty()) {
             s.batch = new BatchRun(page.records(), settings.maxDeliveries()); // handled when a local worker is free (and not paused)
         }
+        m.finish(s, ShardMachine.Next.AGAIN, 0);
+    }
+
+    /**
+     * Redis answered that nothing is left at or below the cutover of routing epoch {@code epoch} that the group's
+     * barrier on this shard has not passed (docs/protocol.md section 8b, "The read rule"): a reading shard stops
+     * there and polls its routing hash every {@code cutoverPollMs} until the barrier is released.
+     */
+    private void waitAtCutover(OwnedShard s, long epoch) {
+        if (s.phase() != ShardPhase.READING) {
+            m.finish(s, ShardMachine.Next.IDLE, 0); // releasing: nothing more to read
+            return;
+        }
+        s.cutoverEpoch = epoch;
+        s.cutoverSinceNanos = m.nanoClock.getAsLong();
+        s.rereadOnEmpty = false;
+        m.phase(s, ShardPhase.AT_CUTOVER, "read everything up to the cutover of routing epoch " + epoch
+                + "; waits until the group's barrier there is released");
+        m.finish(s, ShardMachine.Next.WAIT, settings.cutoverPollMs());
+    }
+
+    /** The poll of a shard waiting at a cutover returned: it reads again once the barrier is released. */
+    void cutoverPolled(OwnedShard s, boolean released) {
+        s.redisFailures = 0;
+        if (s.phase() != ShardPhase.AT_CUTOVER) {
+            m.finish(s, ShardMachine.Next.STOP, 0);
+            return;
+        }
+        if (!released) {
+            m.finish(s, ShardMachine.Next.WAIT, settings.cutoverPollMs());
+            return;
+        }
+        long waitedMs = (m.nanoClock.getAsLong() - s.cutoverSinceNanos) / 1_000_000;
+        m.phase(s, ShardPhase.READING, "the group's barrier at the cutover of routing epoch " + s.cutoverEpoch
+                + " was released after " + waitedMs + " ms");
+        s.cutoverEpoch = 0;
         m.finish(s, ShardMachine.Next.AGAIN, 0);
     }
 
@@ -240,6 +280,10 @@ final class ShardOutcomes {
         s.batch = null;
         if (!s.phase().active()) {
             m.finish(s, ShardMachine.Next.STOP, 0);
+            return;
+        }
+        if (page.waiting()) {
+            waitAtCutover(s, page.waitingEpoch());
             return;
         }
         s.keepingUp = page.records().size() <= ShardCommands.smallRead(settings.batchSize());

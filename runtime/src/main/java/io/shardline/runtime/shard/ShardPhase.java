@@ -6,8 +6,9 @@ import java.util.Set;
 /**
  * The life of one owned shard in a member. Edges:
  * {@code TAKING_OVER -> REPLAYING -> READING}, {@code READING -> REPLAYING} after a read whose outcome is unknown
- * (Redis may have delivered entries to this member whose reply never arrived); any active phase
- * {@code -> RELEASING -> RELEASED};
+ * (Redis may have delivered entries to this member whose reply never arrived);
+ * {@code READING -> AT_CUTOVER -> READING} while the stream is resharded (reads stop at the cutover until the group's
+ * barrier is released, docs/protocol.md section 8b); any active phase {@code -> RELEASING -> RELEASED};
  * any phase but {@code RELEASED} {@code -> FENCED}.
  */
 public enum ShardPhase {
@@ -17,6 +18,12 @@ public enum ShardPhase {
     REPLAYING,
     /** Reading new entries ({@code >}). */
     READING,
+    /**
+     * Read everything up to the cutover of a resharding epoch that the group's barrier on this shard has not passed
+     * (Redis answered that the shard waits there): reads nothing, polls the shard's routing hash until
+     * {@code released:<group>} reaches that epoch, then reads again. A retired shard stays here until it is revoked.
+     */
+    AT_CUTOVER,
     /** No more reads; the batch in flight is finished or abandoned, then the shard is released. */
     RELEASING,
     /** Released: the member may report it REVOKED. Terminal. */
@@ -29,15 +36,16 @@ public enum ShardPhase {
         return switch (this) {
             case TAKING_OVER -> EnumSet.noneOf(ShardPhase.class);
             case REPLAYING -> EnumSet.of(TAKING_OVER, READING);
-            case READING -> EnumSet.of(REPLAYING);
-            case RELEASING -> EnumSet.of(TAKING_OVER, REPLAYING, READING);
+            case READING -> EnumSet.of(REPLAYING, AT_CUTOVER);
+            case AT_CUTOVER -> EnumSet.of(READING);
+            case RELEASING -> EnumSet.of(TAKING_OVER, REPLAYING, READING, AT_CUTOVER);
             case RELEASED -> EnumSet.of(RELEASING);
-            case FENCED -> EnumSet.of(TAKING_OVER, REPLAYING, READING, RELEASING);
+            case FENCED -> EnumSet.of(TAKING_OVER, REPLAYING, READING, AT_CUTOVER, RELEASING);
         };
     }
 
     /** True while the shard may still read or handle records. */
     boolean active() {
-        return this == TAKING_OVER || this == REPLAYING || this == READING || this == RELEASING;
+        return this == TAKING_OVER || this == REPLAYING || this == READING || this == AT_CUTOVER || this == RELEASING;
     }
 }

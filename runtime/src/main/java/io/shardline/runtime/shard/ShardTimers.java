@@ -9,7 +9,10 @@ interface ShardTimers {
 
     /** What a timer is for. */
     enum Kind {
-        /** A handler retry backoff, a Redis error backoff or a lease recheck ({@link ShardActivity#WAITING}). */
+        /**
+         * A handler retry backoff, a Redis error backoff, a lease recheck or the next poll of a shard waiting at a
+         * cutover ({@link ShardActivity#WAITING}).
+         */
         RETRY,
         /** The ack linger of a {@link ShardActivity#LINGERING} shard ran out. */
         LINGER

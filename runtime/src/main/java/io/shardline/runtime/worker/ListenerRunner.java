@@ -110,7 +110,7 @@ public final class ListenerRunner {
         // Each member's handler calls and acks are gated by the lease its heartbeat loop computes, on that loop's clock.
         return preflight.apply(definition).compose(checked -> Listener.start(vertx, redis, definition,
                         config.workerId(), registry, fences, System::currentTimeMillis,
-                        memberId -> new MemberLease(clockMs)))
+                        memberId -> new MemberLease(clockMs), config.heartbeatIntervalMs()))
                 .compose(listener -> (paused ? listener.pause() : Future.<Void>succeededFuture())
                         .compose(v -> deployMembers(definition, listener, shardPaused))
                         .recover(e -> listener.close().transform(ignored -> Future.failedFuture(e))));

@@ -8,6 +8,8 @@
 -- Errors: 'FENCED <key> owner=<o> epoch=<e>' (another owner holds the shard: stop it locally),
 --         'NOOWNER <key>' (no owner recorded yet, e.g. after Redis lost its data: retry later).
 -- The library version is returned by shardline_version; bump it with every change.
+-- shard_read and shard_ack_read take KEYS[3] = the shard's routing hash {<stream>:<i>}:routing (same slot) and
+-- enforce the read rule of live resharding on new entries (docs/protocol.md section 8b, "The read rule").
 
 local function owner_check(keys, member, epoch)
   local cur = redis.call('HMGET', keys[2], 'owner', 'epoch')
@@ -48,6 +50,94 @@ local function read_entries(keys, group, member, count, id)
   return {raw[#raw][1], live}
 end
 
+-- Compares two stream ids ('<ms>-<seq>', no leading zeros) exactly: -1, 0 or 1.
+local function id_cmp(a, b)
+  local am, as = string.match(a, '^(%d+)-(%d+)$')
+  local bm, bs = string.match(b, '^(%d+)-(%d+)$')
+  local function num(x, y)
+    if #x ~= #y then return #x < #y and -1 or 1 end
+    if x == y then return 0 end
+    return x < y and -1 or 1
+  end
+  local c = num(am, bm)
+  if c ~= 0 then return c end
+  return num(as, bs)
+end
+
+-- The cutover bounding group's reads of new entries on this shard: {epoch, cutover id, waiting} where epoch is the
+-- smallest epoch E above released:<group> that has a cutover:<E> field in the routing hash KEYS[3] and waiting the
+-- group's waiting:<group> field ('<E>:<since ms>', or nil); nil when there is no such cutover (no routing hash, or
+-- every cutover released): then the group reads freely, and a leftover waiting:<group> field is removed.
+local function cutover_bound(keys, group)
+  if not keys[3] then return nil end
+  local all = redis.call('HGETALL', keys[3])
+  if #all == 0 then return nil end
+  local released = 0
+  local waiting = nil
+  local cutovers = {}
+  for i = 1, #all, 2 do
+    local f = all[i]
+    if f == 'released:' .. group then
+      released = tonumber(all[i + 1]) or 0
+    elseif f == 'waiting:' .. group then
+      waiting = all[i + 1]
+    elseif string.sub(f, 1, 8) == 'cutover:' then
+      local e = tonumber(string.sub(f, 9))
+      if e then cutovers[#cutovers + 1] = {e, all[i + 1]} end
+    end
+  end
+  local best = nil
+  for _, c in ipairs(cutovers) do
+    if c[1] > released and (not best or c[1] < best[1]) then best = c end
+  end
+  if best then
+    best[3] = waiting
+  elseif waiting then
+    redis.call('HDEL', keys[3], 'waiting:' .. group)
+  end
+  return best
+end
+
+-- The group's last-delivered-id on the shard, or nil when the stream or the group is missing.
+local function last_delivered(key, group)
+  local groups = redis.pcall('XINFO', 'GROUPS', key)
+  if type(groups) ~= 'table' or groups.err then return nil end
+  for _, g in ipairs(groups) do
+    local name, last = nil, nil
+    for i = 1, #g, 2 do
+      if g[i] == 'name' then name = g[i + 1] elseif g[i] == 'last-delivered-id' then last = g[i + 1] end
+    end
+    if name == group then return last end
+  end
+  return nil
+end
+
+-- Reads up to count new entries ('>') under the read rule: with an unreleased cutover C (epoch E), only entries
+-- with id <= C, at most as many as are left in (last-delivered-id, C]; when none is left, the reply is
+-- {last-delivered-id, {}, E}: the shard waits at the cutover of epoch E (a third element only then), and the routing
+-- hash's waiting:<group> field says since when ('<E>:<ms>', Redis time; removed once the group reads on).
+local function read_new(keys, group, member, count)
+  local bound = cutover_bound(keys, group)
+  if not bound then return read_entries(keys, group, member, count, '>') end
+  local last = last_delivered(keys[1], group)
+  if not last then return read_entries(keys, group, member, count, '>') end -- reports the missing group
+  local n = 0
+  if id_cmp(last, bound[2]) < 0 then
+    n = #redis.call('XRANGE', keys[1], '(' .. last, bound[2], 'COUNT', count)
+  end
+  local prefix = tostring(bound[1]) .. ':'
+  if n == 0 then
+    if not bound[3] or string.sub(bound[3], 1, #prefix) ~= prefix then
+      local t = redis.call('TIME')
+      local ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+      redis.call('HSET', keys[3], 'waiting:' .. group, prefix .. string.format('%d', ms))
+    end
+    return {last, {}, bound[1]}
+  end
+  if bound[3] then redis.call('HDEL', keys[3], 'waiting:' .. group) end
+  return read_entries(keys, group, member, n, '>')
+end
+
 local function ack_ids(keys, group, mode, ids)
   if #ids == 0 then return 0 end
   if mode == 'XACKDEL' then
@@ -59,9 +149,11 @@ local function ack_ids(keys, group, mode, ids)
   return n
 end
 
--- ARGV: group member epoch count id ('>' for new entries, or a PEL cursor such as '0')
+-- ARGV: group member epoch count id ('>' for new entries, under the read rule; or a PEL cursor such as '0',
+-- not bounded: those entries were delivered under the rule already)
 local function shard_read(keys, a)
   local e = owner_check(keys, a[2], a[3]); if e then return e end
+  if a[5] == '>' then return read_new(keys, a[1], a[2], a[4]) end
   return read_entries(keys, a[1], a[2], a[4], a[5])
 end
 
@@ -75,13 +167,13 @@ local function shard_ack(keys, a)
 end
 
 -- ARGV: group member epoch mode count id...   Acknowledges the ids (as shard_ack), then reads up to
--- count new entries (as shard_read with '>'): one round trip per batch on the hot path.
+-- count new entries (as shard_read with '>', under the read rule): one round trip per batch on the hot path.
 local function shard_ack_read(keys, a)
   local e = owner_check(keys, a[2], a[3]); if e then return e end
   local ids = {}
   for i = 6, #a do ids[#ids + 1] = a[i] end
   ack_ids(keys, a[1], a[4], ids)
-  return read_entries(keys, a[1], a[2], a[5], '>')
+  return read_new(keys, a[1], a[2], a[5])
 end
 
 -- ARGV: group member epoch cursor count
@@ -136,7 +228,7 @@ local function shard_error(keys, a)
 end
 
 local function shardline_version()
-  return '4'
+  return '5'
 end
 
 redis.register_function('shard_read', shard_read)

@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
  * A seeded simulation of one member's shards on the {@link ShardMachine}, against an in-memory model of the fenced
  * Redis commands ({@link SimulatedShards}): reads that return full, partial and empty batches, Redis failures (some
  * applied with their reply lost), handler failures and poison records, pauses, releases, fencing by another epoch,
- * lease lapses with self-fencing, linger timers and read priority. Invariants are checked after every event
+ * lease lapses with self-fencing, linger timers and read priority, and resharding cutovers (flips of a shard to a new
+ * routing epoch, the group's barrier released later, a finished change's fields removed; {@link SimulatedRouting}):
+ * no record beyond an unreleased cutover is handed to the handler, and a released shard reads again. Invariants are checked after every event
  * ({@link SimulatedShards#checkInvariants}); at the end, with faults stopped, every record must be acknowledged or
  * dead-lettered. Seeds: {@code -Dshardline.seed=N} replays one run; the seed of every run is printed.
  */
@@ -63,6 +65,7 @@ class ShardMachineSimulationTest {
         }
         sim.checkInvariants();
         sim.checkAllDone();
+        System.out.println("SIMULATION shardline.seed=" + seed + " cutover polls=" + sim.cutoverPolls());
     }
 
     @Test

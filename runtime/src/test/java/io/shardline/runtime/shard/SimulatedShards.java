@@ -48,12 +48,15 @@ final class SimulatedShards {
     private final Map<ShardId, Stream> streams = new TreeMap<>();
     private final Map<OwnedShard, Integer> inFlight = new IdentityHashMap<>();
     private final Map<OwnedShard, Long> queuedSince = new IdentityHashMap<>();
+    private final Map<OwnedShard, Long> releasedWaitSince = new IdentityHashMap<>();
+    private final SimulatedRouting routing = new SimulatedRouting();
     private final Map<ShardId, OwnedShard> ownership = new HashMap<>();
     private final Set<String> handledOk = new HashSet<>();
     private final Set<String> acked = new HashSet<>();
     private final Set<String> deadLettered = new HashSet<>();
     private final Set<String> poison = new HashSet<>();
     private long seq;
+    private long cutoverPolls;
     private long produced;
     private long nextEpoch = 1;
     private boolean faults;
@@ -78,6 +81,11 @@ final class SimulatedShards {
         return acked.size();
     }
 
+    /** Polls of shards waiting at a cutover so far. */
+    long cutoverPolls() {
+        return cutoverPolls;
+    }
+
     void faults(boolean on) {
         faults = on;
     }
@@ -90,6 +98,7 @@ final class SimulatedShards {
     void settle() {
         faults = false;
         settling = true;
+        routing.releaseAll();
         later(1, this::reconcile);
     }
 
@@ -138,9 +147,13 @@ final class SimulatedShards {
             execute(m.pauseMember(false));
         } else if (pick < 85) {
             execute(m.release(shard));
-        } else if (pick < 92) {
+        } else if (pick < 90) {
             streams.get(shard).ownerEpoch = nextEpoch++; // the coordinator gave the shard to someone else
-        } else if (pick < 94 && h.lease.deadlineMs() == Long.MAX_VALUE) {
+        } else if (pick < 92) {
+            routing.flip(shard, streams.get(shard).entries.size()); // a reshard flips the shard to a new epoch
+        } else if (pick < 95) {
+            routing.release(shard, rnd);
+        } else if (pick < 97 && h.lease.deadlineMs() == Long.MAX_VALUE) {
             h.lease.extendTo(now()); // the heartbeat loop lost the coordinator
             later(20 + rnd.nextInt(300), () -> {
                 execute(m.fenceAll());
@@ -245,6 +258,12 @@ final class SimulatedShards {
                 deadLettered.add(key(a.shard().shard(), a.record().entryId()));
                 return m.deadLettered(a.shard(), a.record(), "1-0", null);
             });
+        } else if (action instanceof ShardAction.PollCutover a) {
+            assertThat(a.shard().phase()).as("poll of " + a.shard()).isEqualTo(ShardPhase.AT_CUTOVER);
+            cutoverPolls++;
+            call(a.shard(), 1 + rnd.nextInt(3), () -> faults && rnd.nextInt(12) == 0
+                    ? m.redisFailed(a.shard(), new RuntimeException("timeout waiting for the reply"), false)
+                    : m.cutoverPolled(a.shard(), routing.released(a.shard().shard(), a.epoch())));
         } else if (action instanceof ShardAction.EnsureGroup a) {
             call(a.shard(), 1, () -> m.groupEnsured(a.shard(), null));
         } else if (action instanceof ShardAction.Watch a) {
@@ -293,7 +312,12 @@ final class SimulatedShards {
         assertThat(s.phase().active()).as("handler call for a stopped shard " + s).isTrue();
         Stream st = streams.get(s.shard());
         long last = st.lastAcked;
+        SimulatedRouting.Bound bound = routing.bound(s.shard());
         for (StreamRecord r : records) {
+            if (bound != null) {
+                assertThat(number(r.entryId())).as("record " + r.entryId() + " of " + s.shard() + " beyond the unreleased "
+                        + "cutover " + bound).isLessThanOrEqualTo(bound.cutover());
+            }
             assertThat(number(r.entryId())).as("entry-id order on " + s.shard() + ": " + r.entryId() + " after ack of "
                     + last).isGreaterThan(last);
             last = number(r.entryId());
@@ -335,7 +359,12 @@ final class SimulatedShards {
     private ShardCommands.ReadResult readNew(OwnedShard s) {
         Stream st = streams.get(s.shard());
         List<StreamRecord> out = new ArrayList<>();
-        while (st.delivered < st.entries.size() && out.size() < settings.batchSize()) {
+        SimulatedRouting.Bound bound = routing.bound(s.shard());
+        long limit = bound == null ? st.entries.size() : Math.min(st.entries.size(), bound.cutover());
+        if (bound != null && st.delivered >= limit) {
+            return new ShardCommands.ReadResult(st.delivered + "-0", List.of(), bound.epoch()); // waits at the cutover
+        }
+        while (st.delivered < limit && out.size() < settings.batchSize()) {
             StreamRecord r = st.entries.get(st.delivered++);
             st.pel.add(number(r.entryId()));
             out.add(r);
@@ -389,6 +418,14 @@ final class SimulatedShards {
                 assertThat(now() - since).as(s + " starved in the ready queue").isLessThan(10_000);
             } else {
                 queuedSince.remove(s);
+            }
+            // once released, a waiting shard that may read (not paused, lease valid) reads again within its polls
+            if (s.phase() == ShardPhase.AT_CUTOVER && routing.released(s.shard(), s.cutoverEpoch) && !s.paused
+                    && !m.memberPaused() && h.lease.valid()) {
+                long since = releasedWaitSince.computeIfAbsent(s, k -> now());
+                assertThat(now() - since).as(s + " starved at a released cutover").isLessThan(10_000);
+            } else {
+                releasedWaitSince.remove(s);
             }
         }
         assertThat(m.busyWorkers()).as("local workers in use").isLessThanOrEqualTo(settings.maxConcurrency())
