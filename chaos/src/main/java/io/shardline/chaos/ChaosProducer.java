@@ -1,9 +1,16 @@
 package io.shardline.chaos;
 
+import io.shardline.producer.ShardProducer;
+import io.shardline.producer.routing.RoutingTopology;
+import io.shardline.producer.routing.ShardRouting;
+import io.shardline.producer.routing.StaleRouting;
+import io.shardline.producer.routing.Topologies;
 import io.shardline.testkit.redis.RespProbe;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -13,9 +20,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Writes sequence-numbered records at a steady rate, round-robin over the shards ({@code XADD {stream:i} *
- * seq <n> __key k<n>}), and remembers which writes Redis acknowledged and which are indeterminate (sent, no
- * reply: Redis went down). While Redis is down, ticks that cannot connect write nothing. Thread-safe.
+ * Writes sequence-numbered records at a steady rate, round-robin over the shards of the stream's topology (each
+ * record's key {@code k<n>} is its own, so no key's order is at stake), by the routing library's epoch-checked add
+ * ({@code FCALL routing_xadd}, docs/protocol.md, section 8b: {@code XADD {stream:i} * seq <n> __key k<n>}) under the
+ * topology's routing epoch; a shard that refuses ({@code STALE_ROUTING}) makes it read the topology again and write
+ * the record anew, as {@code ShardProducer} does. Remembers which writes Redis acknowledged and which are
+ * indeterminate (sent, no reply: Redis went down). While Redis is down, ticks that cannot connect write nothing.
+ * Thread-safe.
  */
 public final class ChaosProducer implements AutoCloseable {
 
@@ -32,6 +43,8 @@ public final class ChaosProducer implements AutoCloseable {
         return t;
     });
     private RespProbe probe;
+    /** {shards, routing epoch} the records are routed with; null until read, and after a refusal. */
+    private long[] routing;
     private long nextSeq = 1;
 
     ChaosProducer(String host, int port, String stream, int shards, LongSupplier clock) {
@@ -58,15 +71,55 @@ public final class ChaosProducer implements AutoCloseable {
             return;
         }
         long seq = nextSeq++;
-        int shard = (int) (seq % shards);
         try {
-            Object id = probe.call("XADD", "{" + stream + ":" + shard + "}", "*", "seq", Long.toString(seq),
-                    "__key", "k" + seq);
-            produced.add(new Produced(shard, seq, EntryId.parse((String) id), clock.getAsLong()));
+            for (int attempt = 1; ; attempt++) {
+                if (routing == null) {
+                    routing = topology();
+                }
+                int shard = (int) (seq % routing[0]);
+                try {
+                    Object id = probe.call("FCALL", "routing_xadd", "2", ShardRouting.routingKey(stream, shard),
+                            ShardRouting.shardKey(stream, shard), stream, Integer.toString(shard), Long.toString(routing[1]),
+                            "*", "seq", Long.toString(seq), "__key", "k" + seq);
+                    produced.add(new Produced(shard, seq, EntryId.parse((String) id), clock.getAsLong()));
+                    return;
+                } catch (RespProbe.RedisErrorReply refused) {
+                    if (attempt >= ShardProducer.MAX_ATTEMPTS) {
+                        notWritten(seq, "refused " + attempt + " times, the last time: " + refused.getMessage());
+                        return;
+                    }
+                    if (String.valueOf(refused.getMessage()).contains("Function not found")) {
+                        probe.call("FUNCTION", "LOAD", "REPLACE", ShardRouting.LIBRARY);
+                    } else if (StaleRouting.parse(refused.getMessage()).isPresent()) {
+                        routing = null;
+                    } else {
+                        notWritten(seq, refused.getMessage());
+                        return;
+                    }
+                }
+            }
         } catch (IOException e) {
             indeterminate.add(seq);
             closeProbe();
         }
+    }
+
+    /** A record Redis refused (nothing written): not produced, not indeterminate; said on stderr. */
+    private static void notWritten(long seq, String why) {
+        System.err.println("chaos producer: record " + seq + " was not written: " + why);
+    }
+
+    /** {shards, routing epoch} of the stream's topology, created with {@link #shards} when it has none. */
+    private long[] topology() throws IOException {
+        Object created = probe.call("EVAL", Topologies.CREATE_SCRIPT, "1", RoutingTopology.key(stream), stream,
+                Integer.toString(shards), "chaos producer");
+        List<?> fields = (List<?>) ((List<?>) created).get(1);
+        Map<String, String> hash = new HashMap<>();
+        for (int i = 0; i + 1 < fields.size(); i += 2) {
+            hash.put(String.valueOf(fields.get(i)), String.valueOf(fields.get(i + 1)));
+        }
+        RoutingTopology t = RoutingTopology.fromHash(stream, hash);
+        return new long[] {t.shards(), t.routingEpoch()};
     }
 
     private void closeProbe() {

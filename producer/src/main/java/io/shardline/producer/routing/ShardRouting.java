@@ -11,7 +11,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -21,7 +23,8 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>{@link #flip}: moves the shard to a routing epoch and records where its old-layout entries end;</li>
  *   <li>{@link #add}: the epoch-checked {@code XADD}: refused ({@link AddResult.Refused}) when the shard is at a
- *       newer epoch than the producer's, flips the shard first when it is at an older one.</li>
+ *       newer epoch than the producer's, flips the shard first when it is at an older one;</li>
+ *   <li>{@link #move}: the same for moving an entry of another stream (a dead letter) to the shard, on one Redis.</li>
  * </ul>
  * A call that finds the library missing (a new or restarted Redis) loads it on every primary and is sent again
  * once. Thread-safe.
@@ -66,7 +69,7 @@ public final class ShardRouting {
 
     /**
      * Flips shard {@code shard} of {@code stream} to routing epoch {@code epoch}: when the shard's epoch (absent = 1)
-     * is below, records {@code cutover:<epoch>} = the shard stream's last generated id ({@value #NO_ENTRY} when it
+     * is below, records {@code cutover:<epoch>} = the id of the shard stream's last entry ({@value #NO_ENTRY} when it
      * has none) and sets the epoch; otherwise changes nothing.
      *
      * @return the shard's cutover of {@code epoch} ({@value #NO_ENTRY} when none is recorded)
@@ -85,6 +88,24 @@ public final class ShardRouting {
     public Future<AddResult> add(String stream, int shard, long epoch, List<String> xaddArguments) {
         Request request = addRequest(stream, shard, epoch, xaddArguments);
         return withLibrary(() -> redis.send(request)).transform(ShardRouting::result);
+    }
+
+    /**
+     * The epoch-checked move of entry {@code entryId} of stream key {@code fromKey} (a dead letter) to shard
+     * {@code shard}, routed under {@code epoch}: in one step, unless the entry is gone, the add of {@code fields}
+     * ({@code XADD *}) and the removal of the entry ({@code XDEL}). On one Redis only: on a Redis Cluster the two keys
+     * lie in different slots (add, then remove the entry, instead).
+     *
+     * @return empty when the entry was gone (nothing done), else the new entry id or the refusal (nothing done)
+     */
+    public Future<Optional<AddResult>> move(String stream, int shard, long epoch, String fromKey, String entryId,
+                                            Map<String, String> fields) {
+        requireEpoch(epoch);
+        Request request = Request.cmd(Command.FCALL).arg("routing_move").arg(3).arg(routingKey(stream, shard))
+                .arg(shardKey(stream, shard)).arg(fromKey).arg(stream).arg(shard).arg(epoch).arg(entryId);
+        fields.forEach((k, v) -> request.arg(k).arg(v));
+        return withLibrary(() -> redis.send(request)).transform(reply -> reply.succeeded() && reply.result() == null
+                ? Future.succeededFuture(Optional.empty()) : result(reply).map(Optional::of));
     }
 
     /**

@@ -36,8 +36,11 @@ public final class Topologies {
         }
     }
 
-    /** KEYS: topology; ARGV: stream, shards, reason. Returns {created (0|1), HGETALL}. */
-    static final String CREATE_SCRIPT = """
+    /**
+     * The create script, for clients that call it without this class (e.g. over plain RESP): KEYS: topology; ARGV:
+     * stream, shards, reason. Returns {created (0|1), HGETALL}.
+     */
+    public static final String CREATE_SCRIPT = """
             local created = 0
             if not redis.call('HGET', KEYS[1], 'shards') then
               local t = redis.call('TIME')

@@ -13,18 +13,15 @@ local function stored_epoch(routing)
   return 1
 end
 
--- The stream's last generated id, 0-0 when it does not exist (or never had an entry).
+-- The id of the stream's last entry, 0-0 when it has none (or does not exist). Not XINFO's last-generated-id: an entry
+-- deleted (acknowledged and deleted, trimmed by a cap) is read by nobody, and a cutover above every entry a group can
+-- still read would hold that group's barrier for ever (docs/protocol.md, section 8b).
 local function last_id(stream)
-  if redis.call('EXISTS', stream) == 0 then
+  local last = redis.call('XREVRANGE', stream, '+', '-', 'COUNT', 1)
+  if #last == 0 then
     return '0-0'
   end
-  local info = redis.call('XINFO', 'STREAM', stream)
-  for i = 1, #info, 2 do
-    if info[i] == 'last-generated-id' then
-      return info[i + 1]
-    end
-  end
-  return '0-0'
+  return last[1][1]
 end
 
 -- Moves the shard to epoch e (a number) when it is below; returns cutover:<e> (0-0 when none was recorded).
@@ -55,13 +52,12 @@ redis.register_function('routing_flip', function(keys, args)
   return flip(keys[1], keys[2], e)
 end)
 
--- ARGV: stream name, shard index, the producer's routing epoch P, then XADD's arguments after the key
--- (an optional cap, the id, the fields). P below the stored epoch S: refused, nothing written; P above: flip to P
--- first; then XADD. Returns the new entry id.
-redis.register_function('routing_xadd', function(keys, args)
+-- The epoch check of a write routed under ARGV[3] (stream ARGV[1], shard ARGV[2]): an error reply when the shard is
+-- at a newer epoch (nothing is written), nil otherwise, after flipping the shard to a newer epoch of the writer.
+local function check_epoch(keys, args)
   local p = epoch_arg(args[3])
   if not p then
-    return redis.error_reply('ERR routing_xadd: the epoch must be a whole number >= 1, got ' .. tostring(args[3]))
+    return redis.error_reply('ERR the routing epoch must be a whole number >= 1, got ' .. tostring(args[3]))
   end
   local s = stored_epoch(keys[1])
   if p < s then
@@ -70,5 +66,32 @@ redis.register_function('routing_xadd', function(keys, args)
   if p > s then
     flip(keys[1], keys[2], p)
   end
+  return nil
+end
+
+-- ARGV: stream name, shard index, the producer's routing epoch P, then XADD's arguments after the key
+-- (an optional cap, the id, the fields). P below the stored epoch S: refused, nothing written; P above: flip to P
+-- first; then XADD. Returns the new entry id.
+redis.register_function('routing_xadd', function(keys, args)
+  local refused = check_epoch(keys, args)
+  if refused then
+    return refused
+  end
   return redis.call('XADD', keys[2], unpack(args, 4))
+end)
+
+-- The epoch-checked move of an entry of another stream KEYS[3] (a dead letter) to the shard: on one Redis only
+-- (KEYS[3] lies in another slot). ARGV: stream name, shard index, P, the entry's id, then field, value, ...
+-- Returns the new entry id, or false (nothing done) when the entry is gone.
+redis.register_function('routing_move', function(keys, args)
+  if #redis.call('XRANGE', keys[3], args[4], args[4], 'COUNT', 1) == 0 then
+    return false
+  end
+  local refused = check_epoch(keys, args)
+  if refused then
+    return refused
+  end
+  local id = redis.call('XADD', keys[2], '*', unpack(args, 5))
+  redis.call('XDEL', keys[3], args[4])
+  return id
 end)

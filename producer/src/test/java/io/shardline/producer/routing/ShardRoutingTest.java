@@ -85,11 +85,17 @@ class ShardRoutingTest {
                 .as("a flip creates no stream").isZero();
     }
 
+    /** The cutover is the last entry there is: entries deleted or trimmed are read by nobody and hold no barrier. */
     @Test
-    void aFlipAfterEveryEntryWasDeletedRecordsTheLastGeneratedId() throws Exception {
-        String id = add("acked", 1, 1, "a");
-        await(redis.send(Request.cmd(Command.XDEL).arg(ShardRouting.shardKey("acked", 1)).arg(id)));
-        assertThat(await(routing.flip("acked", 1, 2))).as("an ack-delete group leaves the stream empty").isEqualTo(id);
+    void aFlipRecordsTheLastEntryThereIs() throws Exception {
+        String first = add("acked", 1, 1, "a");
+        String second = add("acked", 1, 1, "b");
+        await(redis.send(Request.cmd(Command.XDEL).arg(ShardRouting.shardKey("acked", 1)).arg(second)));
+        assertThat(await(routing.flip("acked", 1, 2))).isEqualTo(first);
+
+        String only = add("trimmed", 1, 1, "a");
+        await(redis.send(Request.cmd(Command.XDEL).arg(ShardRouting.shardKey("trimmed", 1)).arg(only)));
+        assertThat(await(routing.flip("trimmed", 1, 2))).as("every entry deleted").isEqualTo("0-0");
     }
 
     @Test
@@ -149,5 +155,23 @@ class ShardRoutingTest {
         Future<AddResult> bad = routing.add("orders", 0, 1, List.of("*", "odd"));
         assertThat(bad.toCompletionStage().toCompletableFuture().handle((r, e) -> e).get(15, TimeUnit.SECONDS))
                 .hasMessageContaining("Wrong number of args");
+    }
+
+    @Test
+    void aMoveAddsAndRemovesInOneStepOrIsRefusedWithNothingDone() throws Exception {
+        String letter = await(redis.send(Request.cmd(Command.XADD).arg("orders.dlq").arg("*").arg("v").arg("1"))).toString();
+        await(routing.flip("orders", 2, 2));
+
+        assertThat(await(routing.move("orders", 2, 1, "orders.dlq", letter, java.util.Map.of("v", "1"))))
+                .contains(new AddResult.Refused(new StaleRouting("orders", 2, 2)));
+        assertThat(await(redis.send(Request.cmd(Command.XLEN).arg("orders.dlq"))).toLong()).as("still there").isEqualTo(1);
+
+        assertThat(await(routing.move("orders", 2, 2, "orders.dlq", letter, java.util.Map.of("v", "1"))).orElseThrow())
+                .isInstanceOf(AddResult.Written.class);
+        assertThat(await(redis.send(Request.cmd(Command.XLEN).arg("orders.dlq"))).toLong()).isZero();
+        assertThat(length("orders", 2)).isEqualTo(1);
+        assertThat(await(routing.move("orders", 2, 2, "orders.dlq", letter, java.util.Map.of("v", "1"))))
+                .as("gone: nothing done").isEmpty();
+        assertThat(length("orders", 2)).isEqualTo(1);
     }
 }

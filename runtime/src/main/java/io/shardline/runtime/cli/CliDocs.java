@@ -5,7 +5,7 @@ import picocli.CommandLine;
 
 /**
  * Renders docs/cli.md, the reference of {@code bin/shardline}, from the picocli definitions: the exit codes, then
- * each command's usage help (depth first, in the order the commands are registered). CliDocsTest fails when the
+ * each command's usage help (depth first, in the order the commands are registered), then {@code bin/produce}'s. CliDocsTest fails when the
  * committed file differs. Stateless.
  */
 public final class CliDocs {
@@ -36,6 +36,12 @@ public final class CliDocs {
                         + "runs, `groups delete` of a group in use |\n")
                 .append("| 6 | not authorized (401, 403): check `--token`, `--token-file` or `SHARDLINE_TOKEN` |\n");
         append(b, Shardline.commandLine());
+        b.append("\n## bin/produce\n\n`bin/produce` writes test records to a stream (load tests, demos) with the producer "
+                + "library: the shard count and routing epoch come from the stream's topology; `--shards` only creates a "
+                + "stream that has none. Exit codes: 0 done, 2 bad option (also: no topology and no `--shards`, or "
+                + "`--shards` disagreeing with the topology), 1 Redis failed.\n\n```text\n")
+                .append(new CommandLine(new Produce()).getUsageMessage(CommandLine.Help.Ansi.OFF).stripTrailing())
+                .append("\n```\n");
         return b.toString();
     }
 

@@ -88,7 +88,7 @@ public final class DlqCommand implements Runnable {
 
     @Command(name = "redrive", mixinStandardHelpOptions = true,
             description = {"Writes dead letters back, oldest first: to the shard their key routes to under the "
-                    + "listener's current shard count (as the producer routes), or to --to-stream. A dry run unless "
+                    + "stream's topology (as the producer routes), or to --to-stream. A dry run unless "
                     + "--execute: prints where each would go.",
                     "Each is removed from the dead-letter stream only after its write succeeded."},
             footer = ExitCodes.FOOTER)

@@ -2,6 +2,9 @@ package io.shardline.runtime.cli;
 
 import io.shardline.producer.ShardProducer;
 import io.shardline.producer.StreamCap;
+import io.shardline.producer.routing.NoTopologyException;
+import io.shardline.producer.routing.RoutingRedis;
+import io.shardline.producer.routing.RoutingTopology;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -23,15 +26,18 @@ import picocli.CommandLine.Option;
 /**
  * Entry point behind {@code bin/produce}: writes records to a sharded stream for load tests and demos.
  * Keys are drawn (seeded) from a key space and hashed to shards as Kafka does; each record carries a
- * payload of the given size and its send time ({@code ts}, epoch ms). Prints progress every second.
+ * payload of the given size and its send time ({@code ts}, epoch ms). Prints progress every second. The shard count
+ * and routing epoch come from the stream's topology ({@link ShardProducer}); {@code --shards} only creates one.
  *
- * <p>Exit codes: 0 done; 2 bad option; 1 Redis failed. Never a stack trace.
+ * <p>Exit codes: 0 done; 2 bad option (also: no topology and no {@code --shards}, or {@code --shards} disagreeing with
+ * the topology); 1 Redis failed. Never a stack trace.
  */
 @Command(name = "produce",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
         sortOptions = false,
-        description = "Writes records to the shards {<stream>:<i>} of a stream, keyed like Kafka's default partitioner.")
+        description = "Writes records to the shards {<stream>:<i>} of a stream under its topology, keyed like Kafka's default "
+                + "partitioner; writes a shard refuses during a change of the shard count are routed again.")
 public final class Produce implements Callable<Integer> {
 
     @Option(names = "--redis", paramLabel = "URL", defaultValue = "redis://127.0.0.1:6379", description = "Redis URL (default: ${DEFAULT-VALUE}).")
@@ -40,8 +46,16 @@ public final class Produce implements Callable<Integer> {
     @Option(names = "--stream", required = true, paramLabel = "NAME", description = "The logical stream, e.g. orders.")
     private String stream;
 
-    @Option(names = "--shards", required = true, paramLabel = "N", description = "The stream's shard count.")
-    private int shards;
+    @Option(names = "--shards", paramLabel = "N",
+            description = "Creates the stream with N shards when it has no topology yet (as 'bin/shardline streams create'); "
+                    + "refused when its topology has another count. Without it the shard count and routing epoch come "
+                    + "from the stream's topology, and a stream without one is refused.")
+    private Integer shards;
+
+    @Option(names = "--cluster", paramLabel = "NAME",
+            description = "With --shards: the cluster (its cluster.name) whose stream list (GET /streams) gets a stream "
+                    + "--shards creates (default: shardline).")
+    private String cluster;
 
     @Option(names = "--count", paramLabel = "N", defaultValue = "10000", description = "Records to write (default: ${DEFAULT-VALUE}).")
     private long count;
@@ -72,6 +86,9 @@ public final class Produce implements Callable<Integer> {
             description = "Adds MINID ~ <now - MS> to every XADD: Redis drops entries older than MS. WARNING: this can "
                     + "drop unread records, as --maxlen. 0 = no cap (default).")
     private long maxAgeMs;
+
+    /** The cluster a stream created with {@code --shards} is registered with when {@code --cluster} is not given. */
+    static final String DEFAULT_CLUSTER = "shardline";
 
     private final PrintStream out;
     private final PrintStream err;
@@ -114,16 +131,30 @@ public final class Produce implements Callable<Integer> {
         try {
             StreamCap cap = maxLength > 0 ? StreamCap.maxLength(maxLength)
                     : maxAgeMs > 0 ? StreamCap.maxAge(maxAgeMs, System::currentTimeMillis) : StreamCap.NONE;
-            ShardProducer producer = new ShardProducer(redis, stream, shards, cap);
+            ShardProducer producer = new ShardProducer(RoutingRedis.of(redis), stream, shards == null ? null
+                    : new ShardProducer.Create(shards, cluster == null ? DEFAULT_CLUSTER : cluster, "bin/produce"), cap);
+            RoutingTopology topology;
+            try {
+                topology = producer.topology().toCompletionStage().toCompletableFuture().get(1, TimeUnit.MINUTES);
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof NoTopologyException || e.getCause() instanceof IllegalArgumentException) {
+                    err.println("error: " + e.getCause().getMessage());
+                    return 2;
+                }
+                throw e;
+            }
             if (!cap.isNone()) {
                 out.printf("capping every shard with %s: Redis may drop records no group has read yet%n", cap);
             }
-            out.printf("producing %d records to %s (%d shards) at %s, key space %d, payload %d B, seed %d%n",
-                    count, stream, shards, rate == 0 ? "max rate" : rate + "/s", keys, payloadSize, seed);
+            out.printf("producing %d records to %s (%d shards, routing epoch %d) at %s, key space %d, payload %d B, seed %d%n",
+                    count, stream, topology.shards(), topology.routingEpoch(), rate == 0 ? "max rate" : rate + "/s", keys,
+                    payloadSize, seed);
             long started = System.nanoTime();
             long sent = produce(vertx, producer).toCompletionStage().toCompletableFuture().get(7, TimeUnit.DAYS);
             double seconds = (System.nanoTime() - started) / 1e9;
-            out.printf("done: %d records in %.1f s (%.0f records/s)%n", sent, seconds, sent / Math.max(seconds, 1e-9));
+            out.printf("done: %d records in %.1f s (%.0f records/s)%s%n", sent, seconds, sent / Math.max(seconds, 1e-9),
+                    producer.refusals() == 0 ? "" : "; writes refused " + producer.refusals()
+                            + " time(s) by a shard at a newer routing epoch and routed again");
             return 0;
         } catch (ExecutionException e) {
             err.println("error: writing to " + redisUrl + " failed: " + e.getCause().getMessage());
@@ -138,8 +169,12 @@ public final class Produce implements Callable<Integer> {
     }
 
     private String validate() {
-        if (shards < 1) {
+        if (shards != null && shards < 1) {
             return "--shards must be >= 1, got " + shards;
+        }
+        if (cluster != null && shards == null) {
+            return "--cluster names the cluster a stream created by --shards is listed in; give --shards N too, or "
+                    + "leave --cluster out";
         }
         if (count < 0 || rate < 0 || keys < 0 || payloadSize < 0) {
             return "--count, --rate, --keys and --payload-size must be >= 0";

@@ -9,7 +9,7 @@ import java.util.Objects;
  * @param ids the dead letters' ids in the dead-letter stream (empty with {@code all})
  * @param all every dead letter of the listener
  * @param toStream a stream key to write them to; {@code null}: back to the shard of their stream that their key routes
- *     to under the listener's current shard count (as the producer routes it)
+ *     to under the stream's topology (as the producer routes it)
  */
 public record RedriveRequest(List<String> ids, boolean all, String toStream) {
 

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code /listeners/{name}/dead-letters} over a real Redis: pages newest first, one letter with its fields, redrive of
- * chosen ones to the shard their key routes to (the producer's murmur2 under the listener's shard count) or of all to
+ * chosen ones to the shard their key routes to (the producer's murmur2 under the stream's topology) or of all to
  * another stream, each removed from the dead-letter stream only once written, audited in the listener's group; a dry
  * run changes nothing; bad requests name what is wrong and redrive nothing; a redrive needs the write token.
  */
@@ -122,6 +122,33 @@ class DeadLetterRoutesTest {
         JsonArray audit = call(HttpMethod.GET, "/groups/orders-g/audit").array();
         assertThat(audit.stream().map(o -> ((JsonObject) o).getString("type"))).contains("DEAD_LETTER_REDRIVE");
         assertThat(audit.getJsonObject(audit.size() - 1).getString("reason")).contains(keyed, "{orders:" + shard + "}");
+    }
+
+    /**
+     * The shard count and routing epoch come from the stream's topology, not the listener's count: after a change to
+     * 8 shards a letter goes where a producer writes its key now; a shard at an epoch the topology never reaches
+     * refuses every attempt, and the letter stays.
+     */
+    @Test
+    void aRedriveRoutesUnderTheTopologyAndIsRefusedByAShardAtANewerEpoch() {
+        String keyed = letter("orders", 0, "customer-7", "boom");
+        send(Request.cmd(Command.HSET).arg("{orders:topology}").arg("format").arg("1").arg("shards").arg("8")
+                .arg("routing_epoch").arg("2").arg("state").arg("RESHARDING"));
+        int shard = KeyPartitioner.shardFor("customer-7", 8);
+
+        JsonObject done = call(HttpMethod.POST, "/listeners/orders/dead-letters/redrive",
+                "{\"ids\": [\"" + keyed + "\"]}").json();
+
+        assertThat(done.getJsonArray("redriven").getJsonObject(0).getString("to")).isEqualTo("{orders:" + shard + "}");
+        assertThat(entries(new ShardId("orders", shard).key())).containsExactly(Map.of("__key", "customer-7", "n", "0"));
+        assertThat(send(Request.cmd(Command.HGET).arg("{orders:" + shard + "}:routing").arg("epoch")).toString())
+                .as("the first write of epoch 2 flipped the shard").isEqualTo("2");
+
+        String stuck = letter("orders", 0, "customer-7", "boom");
+        send(Request.cmd(Command.HSET).arg("{orders:" + shard + "}:routing").arg("epoch").arg("3"));
+        assertStatus(409, HttpMethod.POST, "/listeners/orders/dead-letters/redrive", "{\"ids\": [\"" + stuck + "\"]}",
+                "STALE_ROUTING orders shard=" + shard + " epoch=3");
+        assertThat(entryIds(DLQ)).containsExactly(stuck);
     }
 
     @Test

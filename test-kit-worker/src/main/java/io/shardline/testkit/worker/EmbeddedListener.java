@@ -45,6 +45,7 @@ public final class EmbeddedListener implements AutoCloseable {
         this.config = listener.listener().definition().config();
         Map<String, ShardProducer> byStream = new LinkedHashMap<>();
         for (StreamSpec stream : config.streams()) {
+            // Creates the stream's topology with the listener's count unless it exists (then that count must agree).
             byStream.put(stream.name(), new ShardProducer(runtime.producerRedis(), stream.name(), stream.shardCount()));
         }
         this.producers = Map.copyOf(byStream);
@@ -66,8 +67,8 @@ public final class EmbeddedListener implements AutoCloseable {
     }
 
     /**
-     * Appends one record to {@code stream}, to the shard its key hashes to (as {@code bin/produce} and
-     * the producer library do); returns the entry id.
+     * Appends one record to {@code stream}, to the shard its key hashes to under the stream's topology (as
+     * {@code bin/produce} and the producer library do); returns the entry id.
      *
      * @param key the record key (stored in the field {@code __key}); null spreads records round-robin
      * @param fieldsAndValues field, value, field, value...
