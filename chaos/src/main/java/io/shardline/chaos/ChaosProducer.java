@@ -61,7 +61,8 @@ public final class ChaosProducer implements AutoCloseable {
         timer.scheduleAtFixedRate(this::tick, 0, periodMicros, TimeUnit.MICROSECONDS);
     }
 
-    private void tick() {
+    /** One write (the timer calls it at the rate). */
+    void tick() {
         try {
             if (probe == null) {
                 probe = RespProbe.connect(host, port, 1_000);

@@ -158,6 +158,22 @@ class ShardProducerTopologyTest {
         seqsByKey.values().forEach(seqs -> assertThat(seqs).isSorted());
     }
 
+    /** bin/produce pipelines up to 10,000 records per call (--batch): all on one connection, in order. */
+    @Test
+    void aLargeBatchIsWrittenInOrder() throws Exception {
+        await(topologies.create("large", 1, "test", null));
+        List<ShardProducer.Record> records = new ArrayList<>();
+        for (int seq = 0; seq < 10_000; seq++) {
+            records.add(new ShardProducer.Record(null, Map.of("seq", Integer.toString(seq))));
+        }
+
+        List<String> ids = await(new ShardProducer(redis, "large").sendAll(records));
+
+        assertThat(ids).hasSize(10_000).isSortedAccordingTo(java.util.Comparator
+                .comparingLong((String id) -> Long.parseLong(id.substring(0, id.indexOf('-'))))
+                .thenComparingLong(id -> Long.parseLong(id.substring(id.indexOf('-') + 1))));
+    }
+
     @Test
     void aTopologyThatNeverCatchesUpFailsAfterTheBoundedRetriesWithNothingWritten() throws Exception {
         await(topologies.create("stuck", 1, "test", null));

@@ -18,6 +18,9 @@ import java.util.Objects;
  */
 public interface RoutingRedis {
 
+    /** The most commands {@link #of(Redis)} has waiting for replies on its connection (Vert.x allows 2,048). */
+    int IN_FLIGHT = 1_000;
+
     /** Sends one command. */
     Future<Response> send(Request request);
 
@@ -41,8 +44,9 @@ public interface RoutingRedis {
     }
 
     /**
-     * Over a Vert.x client: {@link #sendInOrder} pipelines on one connection of it (Redis runs one connection's
-     * commands in order; on a Redis Cluster, the commands of one slot go over one node connection, in order).
+     * Over a Vert.x client: {@link #sendInOrder} pipelines on one connection of it, {@link #IN_FLIGHT} at a time (Redis
+     * runs one connection's commands in order; on a Redis Cluster, the commands of one slot go over one node
+     * connection, in order).
      */
     static RoutingRedis of(Redis redis) {
         Objects.requireNonNull(redis, "redis");
@@ -71,11 +75,28 @@ public interface RoutingRedis {
         };
     }
 
+    /**
+     * Sends {@code requests} on {@code connection} in chunks of at most {@link #IN_FLIGHT} (a connection holds a
+     * bounded number of commands waiting for replies), each chunk after the previous one's replies: in order.
+     */
     private static Future<List<AsyncResult<Response>>> pipelined(RedisConnection connection, List<Request> requests) {
-        List<Future<Response>> sent = new ArrayList<>(requests.size());
-        for (Request request : requests) {
+        List<AsyncResult<Response>> results = new ArrayList<>(requests.size());
+        return chunk(connection, requests, 0, results).map(v -> results);
+    }
+
+    private static Future<Void> chunk(RedisConnection connection, List<Request> requests, int from,
+                                      List<AsyncResult<Response>> results) {
+        if (from >= requests.size()) {
+            return Future.succeededFuture();
+        }
+        int to = Math.min(requests.size(), from + IN_FLIGHT);
+        List<Future<Response>> sent = new ArrayList<>(to - from);
+        for (Request request : requests.subList(from, to)) {
             sent.add(connection.send(request));
         }
-        return Future.join(sent).transform(done -> Future.succeededFuture(new ArrayList<>(sent)));
+        return Future.join(sent).transform(done -> {
+            results.addAll(sent);
+            return chunk(connection, requests, to, results);
+        });
     }
 }
