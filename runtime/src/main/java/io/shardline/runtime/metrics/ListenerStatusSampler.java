@@ -20,7 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Samples every listener's shard statuses (owner, lag, pending: one {@code HGETALL}, one {@code XINFO GROUPS}
+ * Samples every listener's shard statuses (owner, lag, pending, cutover wait: two {@code HGETALL}, one {@code XINFO GROUPS}
  * and, for shards with pending entries, one {@code XPENDING} per shard) every interval on every worker. Each worker
  * reads and keeps only the shards its own members own (the leader also the unowned ones,
  * {@link ControlPlane#sampledStatuses}) in {@link ShardMetrics}, so every shard's lag series comes from one worker,

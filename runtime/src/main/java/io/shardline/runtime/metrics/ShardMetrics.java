@@ -12,10 +12,11 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
- * Per listener and shard gauges sampled from Redis by {@link ListenerStatusSampler}: lag, pending count and
- * whether the shard has an owner (for at most {@link #MAX_SHARD_SERIES} shards per listener), plus the number of a
+ * Per listener and shard gauges sampled from Redis by {@link ListenerStatusSampler}: lag, pending count, how long the
+ * group has waited at a resharding cutover and whether the shard has an owner (for at most {@link #MAX_SHARD_SERIES} shards per listener), plus the number of a
  * listener's shards owned by this worker and its exported shards' lag and pending entries summed. Each worker
  * exports the shards it owns (the leader also the unowned ones), so a sum over workers counts every shard
  * once. Gauges hold the last sampled value. Thread-safe.
@@ -37,6 +38,11 @@ public final class ShardMetrics {
     /** Whether one shard is owned. */
     public static final MetricTemplate OWNED = new MetricTemplate("shardline.shard.<listener>.{<stream>:<shard>}.owned",
             MetricType.GAUGE, "1 when the shard has an owner (the group's owner hash of the shard names a member), else 0.");
+    /** How long one shard has waited at a resharding cutover. */
+    public static final MetricTemplate CUTOVER_WAIT = new MetricTemplate(
+            "shardline.shard.<listener>.{<stream>:<shard>}.cutover-wait-seconds", MetricType.GAUGE,
+            "Seconds the listener's group has waited at a resharding cutover of the shard (read everything up to it, "
+                    + "barrier not released yet; the routing hash's waiting:<group> field); 0 when not waiting.");
     /** Owned shards of a listener. */
     public static final MetricTemplate OWNED_SHARDS = new MetricTemplate("shardline.listener.<listener>.shards.owned",
             MetricType.GAUGE, "Shards of the listener that have an owner.");
@@ -57,16 +63,23 @@ public final class ShardMetrics {
     public static final int MAX_SHARD_SERIES = 1_000;
 
     /** Every shard metric. */
-    public static final List<MetricTemplate> TEMPLATES = List.of(LAG, PENDING, OLDEST_PENDING, OWNED, OWNED_SHARDS,
-            LISTENER_LAG, LISTENER_PENDING);
+    public static final List<MetricTemplate> TEMPLATES = List.of(LAG, PENDING, OLDEST_PENDING, OWNED, CUTOVER_WAIT,
+            OWNED_SHARDS, LISTENER_LAG, LISTENER_PENDING);
 
     private final MetricRegistry registry;
+    private final LongSupplier clockMs;
     private final Map<String, AtomicLong> values = new ConcurrentHashMap<>();
     private final Map<String, Set<String>> byListener = new ConcurrentHashMap<>();
 
     /** Gauges registered in {@code registry} on first use. */
     public ShardMetrics(MetricRegistry registry) {
+        this(registry, System::currentTimeMillis);
+    }
+
+    /** Gauges registered in {@code registry} on first use; {@code clockMs} (wall clock) ages the cutover waits. */
+    public ShardMetrics(MetricRegistry registry, LongSupplier clockMs) {
         this.registry = Objects.requireNonNull(registry, "registry");
+        this.clockMs = Objects.requireNonNull(clockMs, "clockMs");
         registry.addListener(new MetricRegistryListener.Base() {
             @Override
             public void onGaugeRemoved(String name) {
@@ -98,6 +111,8 @@ public final class ShardMetrics {
             now.add(setMillisAsSeconds(OLDEST_PENDING.name(listener, stream, index),
                     shard.oldestPendingMs() == null ? 0 : shard.oldestPendingMs()));
             now.add(set(OWNED.name(listener, stream, index), shard.owner() != null ? 1 : 0));
+            now.add(setMillisAsSeconds(CUTOVER_WAIT.name(listener, stream, index), shard.cutoverSinceMs() == null ? 0
+                    : Math.max(0, clockMs.getAsLong() - shard.cutoverSinceMs())));
         }
         now.add(set(OWNED_SHARDS.name(listener), ownedHere));
         Set<String> before = byListener.put(listener, now);

@@ -82,8 +82,7 @@ final class ShardStatusCache {
             return statuses;
         }
         return statuses.stream().map(s -> paused.contains(new ShardId(s.stream(), s.shard()))
-                ? new ShardStatus(s.stream(), s.shard(), s.owner(), s.ownerEpoch(), ListenerState.PAUSED, s.lag(),
-                        s.pending(), s.lastProcessedId(), s.oldestPendingMs())
+                ? s.withState(ListenerState.PAUSED)
                 : s).toList();
     }
 }

@@ -19,8 +19,9 @@ import java.util.Set;
  * Reads the status of shards from Redis: the owner and owner epoch from the group's owner hash of the
  * shard ({@code {<stream>:<i>}:owner:<group>}, written only by the coordinator side), and the group's lag,
  * pending count and last delivered entry id from {@code XINFO GROUPS}, and how long ago the oldest pending entry was
- * delivered from an extended {@code XPENDING} (its first entry's idle time). A shard whose stream or group does
- * not exist yet has no lag and nothing pending.
+ * delivered from an extended {@code XPENDING} (its first entry's idle time), and from the shard's routing hash
+ * ({@code {<stream>:<i>}:routing}, docs/protocol.md section 8b) whether the group's reads wait at a resharding cutover
+ * and since when. A shard whose stream or group does not exist yet has no lag and nothing pending.
  *
  * <p>The reads go through {@link RedisClient#monitoring()}, never the pool of the coordinator's and the consumers'
  * commands, in chunks of {@link #CHUNK} shards, one chunk after the other: a listener of any size is read at the
@@ -29,7 +30,7 @@ import java.util.Set;
  */
 public final class ShardStatusReader {
 
-    /** Shards read at once by one read (two or three commands each). */
+    /** Shards read at once by one read (three or four commands each). */
     static final int CHUNK = 256;
 
     private final RedisClient redis;
@@ -51,12 +52,14 @@ public final class ShardStatusReader {
         Future<Map<String, Response>> info = reads.send(Request.cmd(Command.XINFO).arg("GROUPS").arg(shard.key()))
                 .map(reply -> findGroup(reply, group))
                 .recover(e -> isNoSuchKey(e) ? Future.succeededFuture(Map.of()) : Future.failedFuture(e));
+        Future<Map<String, String>> routing = reads.send(Request.cmd(Command.HGETALL).arg(shard.key() + ":routing"))
+                .map(RedisReplies::toStringMap);
         Future<Long> oldest = info.compose(fields -> hasPending(fields)
                 ? reads.send(Request.cmd(Command.XPENDING).arg(shard.key()).arg(group).arg("-").arg("+").arg(1))
                         .map(ShardStatusReader::idleOfFirst).recover(e -> Future.succeededFuture(null))
                 : Future.succeededFuture(null));
-        return Future.all(owner, info, oldest).map(done -> toStatus(shard, paused, owner.result(), info.result(),
-                oldest.result())).recover(e -> Future.failedFuture(unreadable(group, shard, e)));
+        return Future.all(owner, info, oldest, routing).map(done -> withCutover(toStatus(shard, paused, owner.result(), info.result(),
+                oldest.result()), routing.result(), group)).recover(e -> Future.failedFuture(unreadable(group, shard, e)));
     }
 
     private static boolean hasPending(Map<String, Response> group) {
@@ -98,6 +101,32 @@ public final class ShardStatusReader {
         String lastId = last == null || "0-0".equals(last.toString()) ? null : last.toString();
         return new ShardStatus(shard.stream(), shard.index(), ownerId, ownerId == null ? -1 : epoch, state,
                 lag == null ? null : lag.toLong(), pending == null ? 0 : pending.toLong(), lastId, oldestPendingMs);
+    }
+
+    /**
+     * {@code status} with the cutover its group's reads wait at: the routing hash's {@code waiting:<group>} field
+     * ({@code <E>:<since ms>}, written by the read that found nothing left at or below the cutover) when {@code E} is
+     * still the smallest epoch with a cutover above {@code released:<group>}; else {@code status} as it is.
+     */
+    static ShardStatus withCutover(ShardStatus status, Map<String, String> routing, String group) {
+        String waiting = routing.get("waiting:" + group);
+        int colon = waiting == null ? -1 : waiting.indexOf(':');
+        if (colon < 0) {
+            return status;
+        }
+        long released = number(routing.get("released:" + group));
+        long smallest = routing.keySet().stream().filter(k -> k.startsWith("cutover:"))
+                .mapToLong(k -> number(k.substring("cutover:".length()))).filter(e -> e > released).min().orElse(0);
+        long epoch = number(waiting.substring(0, colon));
+        return epoch > 0 && epoch == smallest ? status.withCutover(epoch, number(waiting.substring(colon + 1))) : status;
+    }
+
+    private static long number(String s) {
+        try {
+            return s == null ? 0 : Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     private static Map<String, Response> findGroup(Response reply, String group) {

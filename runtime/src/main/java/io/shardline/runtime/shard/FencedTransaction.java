@@ -73,7 +73,7 @@ final class FencedTransaction {
                     if (refusal != null) {
                         return c.send(Request.cmd(Command.UNWATCH)).transform(ar -> Future.failedFuture(refusal));
                     }
-                    if (ShardCommands.boundedByCutover(checked.get(2), group)) {
+                    if (CutoverRouting.boundedByCutover(checked.get(2), group)) {
                         return c.send(Request.cmd(Command.UNWATCH)).map(ok -> (ShardCommands.ReadResult) null);
                     }
                     List<Request> queued = new ArrayList<>(6);

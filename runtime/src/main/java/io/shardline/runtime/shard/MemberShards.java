@@ -47,7 +47,9 @@ import org.slf4j.LoggerFactory;
  * member's PEL, replays that PEL in id order, and only then reads new entries. Every read and ack is
  * fenced in Redis by owner and epoch; a refused one ({@code FENCED}) stops the shard here at once. Redis
  * errors (timeouts, restarts, a lost group or function library) are retried with backoff, forever and
- * logged, never silently.
+ * logged, never silently. While the stream is resharded, Redis bounds a shard's reads by the cutover its group's
+ * barrier has not passed; the shard then waits ({@link ShardPhase#AT_CUTOVER}) and polls the shard's routing hash every
+ * {@link ConsumerSettings#cutoverPollMs()} until the barrier is released (docs/protocol.md section 8b).
  *
  * <p>Thread-safety: all state lives on one Vert.x context; public methods may be called from any thread
  * and return futures completed on that context. Handler code runs on the member's worker pool.

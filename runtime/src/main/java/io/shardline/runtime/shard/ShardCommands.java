@@ -171,10 +171,7 @@ public final class ShardCommands {
      */
     public Future<Boolean> cutoverReleased(Fence fence, long epoch) {
         return redis.send(Request.cmd(Command.HMGET).arg(fence.routingKey()).arg("released:" + fence.group())
-                .arg("cutover:" + epoch)).map(r -> {
-                    Response released = r.get(0);
-                    return r.get(1) == null || released != null && parseEpoch(released.toString()) >= epoch;
-                });
+                .arg("cutover:" + epoch)).map(r -> CutoverRouting.released(r, epoch));
     }
 
     /** One page of the fenced takeover sweep: moves pending entries of any consumer to {@code member}. */
@@ -297,48 +294,6 @@ public final class ShardCommands {
     private static Request readCall(String function, ShardId shard, String group) {
         return Request.cmd(Command.FCALL).arg(function).arg(3).arg(shard.key()).arg(shard.ownerKey(group))
                 .arg(Fence.routingKey(shard));
-    }
-
-    /**
-     * Whether a group's read of new entries on a shard whose routing hash holds {@code routing} (HGETALL) is bounded by
-     * a cutover it has not passed: a {@code cutover:<E>} field with {@code E} above {@code released:<group>}; or holding
-     * the group's {@code waiting:<group>} field, which the script removes once the group reads on.
-     */
-    static boolean boundedByCutover(Response routing, String group) {
-        if (routing == null || routing.size() == 0) {
-            return false;
-        }
-        long released = 0;
-        long highestCutover = 0;
-        String releasedField = "released:" + group;
-        List<String> kv = new ArrayList<>();
-        if (routing.isMap()) {
-            for (String k : routing.getKeys()) {
-                kv.add(k);
-                kv.add(routing.get(k).toString());
-            }
-        } else {
-            routing.forEach(r -> kv.add(r.toString()));
-        }
-        for (int i = 0; i + 1 < kv.size(); i += 2) {
-            String field = kv.get(i);
-            if (field.equals(releasedField)) {
-                released = parseEpoch(kv.get(i + 1));
-            } else if (field.equals("waiting:" + group)) {
-                return true;
-            } else if (field.startsWith("cutover:")) {
-                highestCutover = Math.max(highestCutover, parseEpoch(field.substring("cutover:".length())));
-            }
-        }
-        return highestCutover > released;
-    }
-
-    private static long parseEpoch(String s) {
-        try {
-            return Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            return 0;
-        }
     }
 
     private static ReadResult parseRead(ShardId shard, Response reply) {

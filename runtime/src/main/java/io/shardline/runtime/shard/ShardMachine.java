@@ -25,9 +25,11 @@ import org.slf4j.LoggerFactory;
  * reads on), dead-letter, call the handler (the only step that takes a worker), take over, replay or read. A shard
  * has at most one step in flight, so at most one read loop and one batch; its records are handled in entry-id order.
  * The outcomes of steps (what a read, a handler call, an ack or a failure means) are decided in {@link ShardOutcomes}.
+ * A shard whose read finds nothing left below an unreleased resharding cutover waits in {@link ShardPhase#AT_CUTOVER},
+ * polling its routing hash ({@link ShardAction.PollCutover}) until the group's barrier is released.
  * See docs/architecture.md, "A record's way through the code".
  *
- * <p>Size: one concept (the member's shards, their queue and workers behind one gate) at about 550 lines; what a
+ * <p>Size: one concept (the member's shards, their queue and workers behind one gate) at about 575 lines; what a
  * call's result means lives in {@link ShardOutcomes} so that this file is the states, the events and the scheduling.
  *
  * <p>Member context only; not thread-safe, except {@link #view} (any thread).

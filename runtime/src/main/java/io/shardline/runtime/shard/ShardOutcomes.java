@@ -92,6 +92,7 @@ final class ShardOutcomes {
         s.cutoverEpoch = epoch;
         s.cutoverSinceNanos = m.nanoClock.getAsLong();
         s.rereadOnEmpty = false;
+        m.emit(new ShardAction.Unwatch(s.shard())); // entries after the cutover do not concern it until released
         m.phase(s, ShardPhase.AT_CUTOVER, "read everything up to the cutover of routing epoch " + epoch
                 + "; waits until the group's barrier there is released");
         m.finish(s, ShardMachine.Next.WAIT, settings.cutoverPollMs());

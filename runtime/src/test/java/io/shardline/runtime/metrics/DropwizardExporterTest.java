@@ -70,6 +70,8 @@ public class DropwizardExporterTest {
         }
         assertThat(text).contains("shardline_shard_oldest_pending_seconds{listener=\"orders.v2\",stream=\"or:ders\","
                 + "shard=\"3\",} 1.5");
+        assertThat(text).contains("shardline_shard_cutover_wait_seconds{listener=\"orders.v2\",stream=\"or:ders\","
+                + "shard=\"3\",} 2.5");
     }
 
     @Test
@@ -134,9 +136,9 @@ public class DropwizardExporterTest {
         registry.timer("shardline.listener.orders.v2.handler.batch-time").update(java.time.Duration.ofMillis(3));
         registry.meter("shardline.listener.orders.v2.shards.fenced").mark();
         assertThat(consumption.handledCount()).isEqualTo(7);
-        ShardMetrics shards = new ShardMetrics(registry);
+        ShardMetrics shards = new ShardMetrics(registry, () -> 10_000L);
         shards.update("orders.v2", List.of(new ShardStatus("or:ders", 3, "w1-orders.v2-m0", 1, ListenerState.RUNNING,
-                42L, 5, null, 1_500L)), 1);
+                42L, 5, null, 1_500L).withCutover(2, 7_500)), 1); // waits at the cutover of epoch 2 since 7.5 s
         // The Redis client's gauges (RedisMetrics.register reads them from a connected client).
         RedisMetrics.TEMPLATES.forEach(t -> registry.gauge(t.name(), () -> () -> 0L));
         RetentionMetrics retention = new RetentionMetrics(registry);

@@ -28,7 +28,7 @@ class ShardMachineCutoverTest {
     @Test
     void readingStopsAtTheCutoverPollsAndReadsAgainOnceReleased() {
         OwnedShard s = reading(S);
-        assertThat(m.readDone(s, false, waiting("3-0", 2))).isEmpty();
+        assertThat(m.readDone(s, false, waiting("3-0", 2))).containsExactly(new ShardAction.Unwatch(S));
         assertThat(state(s)).isEqualTo("AT_CUTOVER/WAITING");
         assertThat(m.view()).containsEntry(S, ShardPhase.AT_CUTOVER);
         assertThat(m.atCutover()).isEqualTo(Map.of(S, 2L));
@@ -50,7 +50,7 @@ class ShardMachineCutoverTest {
         List<StreamRecord> batch = records(S, 1, 10);
         m.readDone(s, false, new ShardCommands.ReadResult("10-0", batch));
         assertThat(m.handled(s, batch, 0, null)).containsExactly(new ShardAction.AckAndRead(s, ids(batch), false));
-        assertThat(m.ackAndReadDone(s, waiting("10-0", 3))).isEmpty();
+        assertThat(m.ackAndReadDone(s, waiting("10-0", 3))).containsExactly(new ShardAction.Unwatch(S));
         assertThat(state(s)).isEqualTo("AT_CUTOVER/WAITING");
         assertThat(s.batch).isNull();
         assertThat(s.unacked).isEmpty();
@@ -131,7 +131,7 @@ class ShardMachineCutoverTest {
                 .containsExactly(new ShardAction.Handle(s, between));
         assertThat(m.handled(s, between, 0, null)).containsExactly(new ShardAction.Watch(S, "4-0")); // lingers its ack
         assertThat(m.woken(S)).containsExactly(new ShardAction.AckAndRead(s, ids(between), true));
-        assertThat(m.ackAndReadDone(s, waiting("4-0", 3))).isEmpty();
+        assertThat(m.ackAndReadDone(s, waiting("4-0", 3))).containsExactly(new ShardAction.Unwatch(S));
         assertThat(m.atCutover()).isEqualTo(Map.of(S, 3L));
     }
 
