@@ -3,7 +3,7 @@ package io.shardline.examples;
 import com.codahale.metrics.MetricRegistry;
 import io.shardline.api.config.Placeholders;
 import io.shardline.runtime.listener.ListenerDefinition;
-import io.shardline.runtime.listener.ListenerLoader;
+import io.shardline.runtime.control.ListenerLoader;
 import io.shardline.runtime.listener.StandaloneListener;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.shard.VertxShardRedis;

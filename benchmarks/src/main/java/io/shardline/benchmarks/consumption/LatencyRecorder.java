@@ -34,8 +34,16 @@ final class LatencyRecorder implements SyncHandler {
 
     @Override
     public void handle(StreamRecord record, ShardContext context) {
+        record(record.shard(), record.field("t"));
+    }
+
+    /** Records one record of {@code shard} whose {@code t} field is {@code t} (a peer's consumer calls this). */
+    void record(ShardId recordShard, String t) {
+        record(recordShard, measured.test(recordShard) && t != null ? Long.parseLong(t) : 0);
+    }
+
+    private void record(ShardId recordShard, long t) {
         long now = System.nanoTime();
-        long t = measured.test(record.shard()) ? Long.parseLong(record.field("t")) : 0;
         if (t == 0) {
             others.incrementAndGet();
             return;
@@ -44,7 +52,7 @@ final class LatencyRecorder implements SyncHandler {
         if (i < sentAt.length) {
             sentAt[i] = t;
             latency[i] = now - t;
-            shard[i] = record.shard().index();
+            shard[i] = recordShard.index();
         }
         written.incrementAndGet();
     }

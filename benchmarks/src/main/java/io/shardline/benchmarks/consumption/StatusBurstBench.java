@@ -7,7 +7,7 @@ import static io.shardline.benchmarks.consumption.BenchRedis.waitUntil;
 import io.shardline.api.handler.ShardId;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.RedisConfig;
-import io.shardline.runtime.rest.ShardStatusReader;
+import io.shardline.runtime.control.ShardStatusReader;
 import io.shardline.runtime.shard.ConsumerSettings;
 import io.shardline.runtime.shard.MemberShards;
 import io.vertx.core.Future;

@@ -22,8 +22,8 @@ import io.shardline.api.assignor.ShardDescriber;
  * </ul>
  * Identical subscriptions take the {@link ConstrainedAssignmentBuilder}, others the near-linear
  * {@link GeneralAssignmentBuilder}; members of different weights the {@link WeightedStickyBuilder} (shares
- * proportional to weight); on the unweighted paths a last pass, {@link WithheldSpread}, chooses which receiver of a
- * stream gets which of its new shards so that {@code cooperative-sticky}'s first round is more even (same counts and
+ * proportional to weight); on the unweighted paths a last pass, {@link WithheldSpread}, chooses which receiver gets
+ * which new shard (across streams) so that {@code cooperative-sticky}'s first round is more even (same counts and
  * moves). Members are ordered by member id, so the result does not depend on the
  * order of the input. Stateless and thread-safe.
  */

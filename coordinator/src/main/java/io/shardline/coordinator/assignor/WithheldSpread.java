@@ -8,31 +8,47 @@ import java.util.Arrays;
  *
  * <p>A <em>receipt</em> is a shard given to a member that did not own it. It is withheld in the cooperative
  * round when another member claims it ({@link CooperativeStickyAssignor#withholdTransfers}), and readable at
- * once when nobody claims it (a free shard). Which receiver of a stream gets which of that stream's receipts
- * changes neither anybody's shard count nor the number of moves; it only changes how many shards each receiver
- * can read during the cooperative round. The balancers choose it without looking (a new member could get only
- * withheld shards and read nothing while another gets only free ones), so this pass swaps, stream by stream, a
- * free receipt of a receiver that reads 2 or more shards more than another receiver of the stream with the
- * withheld receipt of that other receiver, while the swap keeps the rack-local shard count. Every swap lowers
- * the sum of squares of the readable counts, so the pass ends; the {@code sticky} result changes only in which
- * new shard a receiver gets, never in counts, moves or balance. Linear in shards plus receipts times receivers
- * per stream in the worst case. Not thread-safe; one per call.
+ * once when nobody claims it (a free shard). Exchanging a free receipt of one receiver for a withheld receipt of
+ * another (each subscribing to the other's stream) changes neither anybody's shard count nor the number of
+ * moves; it only changes how many shards each receiver can read during the cooperative round. The balancers
+ * choose receipts without looking (a new member could get only withheld shards and read nothing while another
+ * gets only free ones, possibly of another stream), so this pass makes such exchanges, across streams, between a
+ * receiver that reads 2 or more shards more than another one, while the exchange keeps the rack-local shard count.
+ * Every exchange lowers the sum of squares of the readable counts, so the pass ends; the {@code sticky} result
+ * changes only in which new shard a receiver gets, never in counts, moves or balance. Its work is bounded
+ * ({@link #BUDGET} steps; past it the spread reached so far is kept). Not thread-safe; one per call.
  */
 final class WithheldSpread {
+
+    /** Steps (receipts looked at) after which the pass stops where it is: keeps huge tangled inputs fast. */
+    static final long BUDGET = 20_000_000L;
 
     private final StickyInput in;
     private final int[] assignee;
     private final int[] owner;
     private final int[] claimer;
+    /** Stream index per shard, made only when there is something to exchange. */
+    private int[] streamOf;
     /** Shards each member can read in the cooperative round (its assignment minus what is withheld from it). */
     private final int[] readable;
+    /** Per member: its free receipts, then its withheld ones (null for members without receipts). */
+    private final int[][] free;
+    private final int[] freeCount;
+    private final int[][] held;
+    private final int[] heldCount;
+    private long steps;
 
     private WithheldSpread(StickyInput in, int[] assignee) {
         this.in = in;
         this.assignee = assignee;
         this.owner = in.owner();
         this.claimer = in.claimer();
-        this.readable = new int[in.memberCount()];
+        int n = in.memberCount();
+        this.readable = new int[n];
+        this.free = new int[n][];
+        this.freeCount = new int[n];
+        this.held = new int[n][];
+        this.heldCount = new int[n];
     }
 
     /** Applies the pass to {@code assignee} (member index per global shard) in place. */
@@ -48,84 +64,91 @@ final class WithheldSpread {
         return claim != -1 && owner[shard] != member && claim != member;
     }
 
-    private boolean receipt(int shard) {
-        return assignee[shard] >= 0 && owner[shard] != assignee[shard];
-    }
-
     private void run() {
         for (int s = 0; s < assignee.length; s++) {
-            if (assignee[s] >= 0 && !withheld(s, assignee[s])) {
-                readable[assignee[s]]++;
-            }
-        }
-        int[] free = new int[16];
-        int[] held = new int[16];
-        for (int t = 0; t < in.streamCount(); t++) {
-            int freeCount = 0;
-            int heldCount = 0;
-            for (int s = in.streamOffset[t]; s < in.streamOffset[t + 1]; s++) {
-                if (!receipt(s)) {
-                    continue;
-                }
-                if (claimer[s] == -1) {
-                    free = grow(free, freeCount);
-                    free[freeCount++] = s;
-                } else if (withheld(s, assignee[s])) {
-                    held = grow(held, heldCount);
-                    held[heldCount++] = s;
-                }
-            }
-            if (freeCount > 0 && heldCount > 0) {
-                spread(free, freeCount, held, heldCount);
-            }
-        }
-    }
-
-    /**
-     * Swaps free receipts of the most readable receivers with withheld receipts of the least readable ones, while
-     * that narrows their gap and keeps rack locality.
-     */
-    private void spread(int[] free, int freeCount, int[] held, int heldCount) {
-        boolean swapped = true;
-        while (swapped) {
-            swapped = false;
-            int f = mostReadable(free, freeCount);
-            int h = leastReadable(held, heldCount);
-            int a = assignee[free[f]];
-            int b = assignee[held[h]];
-            if (readable[a] < readable[b] + 2) {
-                return;
-            }
-            if (withheld(held[h], a) && keepsLocality(a, free[f], b, held[h])) {
-                swap(free, f, held, h);
-                swapped = true;
+            int m = assignee[s];
+            if (m < 0) {
                 continue;
             }
-            // the extreme pair cannot swap (racks, or a claims the withheld shard): try every pair that narrows a
-            // gap of 2 or more
-            for (int i = 0; i < freeCount && !swapped; i++) {
-                for (int j = 0; j < heldCount && !swapped; j++) {
-                    int x = assignee[free[i]];
-                    int y = assignee[held[j]];
-                    if (readable[x] >= readable[y] + 2 && withheld(held[j], x)
-                            && keepsLocality(x, free[i], y, held[j])) {
-                        swap(free, i, held, j);
-                        swapped = true;
+            if (owner[s] == m) {
+                readable[m]++;
+            } else if (claimer[s] == -1) {
+                readable[m]++;
+                free[m] = add(free[m], freeCount[m]++, s);
+            } else if (withheld(s, m)) {
+                held[m] = add(held[m], heldCount[m]++, s);
+            } else {
+                readable[m]++;
+            }
+        }
+        Integer[] givers = members(freeCount);
+        Integer[] takers = members(heldCount);
+        if (givers.length == 0 || takers.length == 0) {
+            return;
+        }
+        streamOf = in.streamOfShard();
+        boolean exchanged = true;
+        while (exchanged && steps < BUDGET) {
+            exchanged = false;
+            Arrays.sort(givers, (x, y) -> Integer.compare(readable[y], readable[x]));
+            Arrays.sort(takers, (x, y) -> Integer.compare(readable[x], readable[y]));
+            for (int a : givers) {
+                for (int b : takers) {
+                    if (steps >= BUDGET || readable[a] < readable[b] + 2) {
+                        break;
+                    }
+                    while (readable[a] >= readable[b] + 2 && exchange(a, b)) {
+                        exchanged = true;
                     }
                 }
             }
         }
     }
 
-    /** Member a gives free shard f to b and takes b's withheld shard h: a reads one fewer, b one more. */
-    private void swap(int[] free, int f, int[] held, int h) {
-        int a = assignee[free[f]];
-        int b = assignee[held[h]];
-        assignee[free[f]] = b;
-        assignee[held[h]] = a;
-        readable[a]--;
-        readable[b]++;
-        // b now holds the free shard and a the withheld one; the lists keep shard numbers, so nothing to update
+    /** Members with at least one receipt of the kind counted. */
+    private static Integer[] members(int[] count) {
+        int n = 0;
+        for (int c : count) {
+            n += c > 0 ? 1 : 0;
+        }
+        Integer[] out = new Integer[n];
+        n = 0;
+        for (int m = 0; m < count.length; m++) {
+            if (count[m] > 0) {
+                out[n++] = m;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Gives a free receipt of {@code a} to {@code b} for one of {@code b}'s withheld receipts that is withheld
+     * from {@code a} too, each in a stream the other reads; false when no such pair keeps rack locality.
+     */
+    private boolean exchange(int a, int b) {
+        for (int i = 0; i < freeCount[a]; i++) {
+            int f = free[a][i];
+            steps++;
+            if (!in.subscribes(b, streamOf[f])) {
+                continue;
+            }
+            for (int j = 0; j < heldCount[b]; j++) {
+                int h = held[b][j];
+                steps++;
+                if (withheld(h, a) && in.subscribes(a, streamOf[h]) && keepsLocality(a, f, b, h)) {
+                    assignee[f] = b;
+                    assignee[h] = a;
+                    readable[a]--;
+                    readable[b]++;
+                    free[a][i] = free[a][--freeCount[a]];
+                    held[b][j] = held[b][--heldCount[b]];
+                    free[b] = add(free[b], freeCount[b]++, f);
+                    held[a] = add(held[a], heldCount[a]++, h);
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private boolean keepsLocality(int a, int freeShard, int b, int heldShard) {
@@ -137,27 +160,9 @@ final class WithheldSpread {
         return after >= before;
     }
 
-    private int mostReadable(int[] shards, int count) {
-        int best = 0;
-        for (int i = 1; i < count; i++) {
-            if (readable[assignee[shards[i]]] > readable[assignee[shards[best]]]) {
-                best = i;
-            }
-        }
-        return best;
-    }
-
-    private int leastReadable(int[] shards, int count) {
-        int best = 0;
-        for (int i = 1; i < count; i++) {
-            if (readable[assignee[shards[i]]] < readable[assignee[shards[best]]]) {
-                best = i;
-            }
-        }
-        return best;
-    }
-
-    private static int[] grow(int[] a, int size) {
-        return size < a.length ? a : Arrays.copyOf(a, a.length * 2);
+    private static int[] add(int[] list, int size, int shard) {
+        int[] out = list == null ? new int[4] : size < list.length ? list : Arrays.copyOf(list, list.length * 2);
+        out[size] = shard;
+        return out;
     }
 }

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Problems on which the first round of {@code cooperative-sticky} was less balanced than Kafka's at the same number
  * of revocations, found by the widened differential runs ({@link StickyParityTest}, random seeds) and shrunk: the
- * balancer gave one receiver only withheld shards and another only free ones. {@link WithheldSpread} now swaps
- * them, so both read something in the first round; counts, moves and the converged answer stay the same.
+ * balancer gave one receiver only withheld shards and another only free ones, of the same stream or of another one.
+ * {@link WithheldSpread} now exchanges them, so both read something in the first round; counts, moves and the
+ * converged answer's balance stay the same.
  */
 class CooperativeFirstRoundRegressionTest {
 
@@ -32,6 +33,22 @@ class CooperativeFirstRoundRegressionTest {
                 member("c-eyj-1", "t2 t3", "t1:5 t2:0,2 t3:0", 2),
                 member("c-r8i-2", "t0 t3", "t1:1,6 t2:1 t3:1", 2),
                 member("c-l5p-3", "t1", "t1:2,8 t2:2 t3:2", 0));
+        assertFirstRoundAsBalancedAsKafkas(p);
+    }
+
+    /**
+     * Random seed 7000677 (medium rounds): {@code c-232-2} gives up 21 {@code t2} shards (withheld), and nobody owned
+     * {@code t1}. The balancer gave {@code c-1pp-3} seven free {@code t1} shards and the two new members the withheld
+     * {@code t2} ones, so the three members of class {@code [t1 t2]} read 28, 17 and 16 shards in the first round
+     * where Kafka's read 21, 20 and 20 at the same 21 revocations; the exchange has to go across streams.
+     */
+    @Test
+    void freeShardsOfOneStreamAreSharedWithMembersWaitingForAnother() {
+        AssignmentProblem p = problem(streams("t0", 27, "t1", 25, "t2", 58),
+                member("c-232-2", "t0 t2", "t2:2,8,14,26,28,29,30,32,34,35,38,40,41,43,44,46,47,50,52,53,54,56", 7),
+                member("c-1pp-3", "t1 t2", "t2:3,4,5,6,9,10,11,15,16,17,19,20,21,22,23,27,33,39,45,51,57", 7),
+                member("j0-0-dhg", "t1 t2", "", -1),
+                member("j0-1-18sb", "t1 t2", "", -1));
         assertFirstRoundAsBalancedAsKafkas(p);
     }
 

@@ -20,11 +20,13 @@ import org.junit.jupiter.api.Test;
  * The parity rule of docs/assignors.md against Kafka's {@code StickyAssignor} and {@code CooperativeStickyAssignor}
  * on a wider problem space than {@link StickyDifferentialTest}: many streams with heterogeneous subscriptions and
  * previous ownership ({@link ProblemShape#wide()}), and groups after several incremental rounds in which members
- * applied an assignment and then left, joined, changed subscriptions or saw a stream grow ({@link RandomRounds}).
+ * applied an assignment and then left, joined, changed subscriptions or saw a stream grow ({@link RandomRounds}),
+ * including many streams of few shards ({@link ProblemShape#manyStreamsFewShards()}).
  * The rule ({@link ParityBalance}): ours is at least as balanced as Kafka's per group of identical subscriptions
- * and per stream, and at equal balance moves no more shards. For {@code cooperative-sticky} it is checked on
- * the converged assignment (two rounds each, revocations over both rounds as moves); its first round, where
- * shards are withheld, is measured and printed ({@code FIGURE}) but not asserted (see docs/assignors.md).
+ * and per stream, and unless strictly better balanced ({@link ParityBalance#betterThan}) moves no more shards. For
+ * {@code cooperative-sticky} it is checked on the converged assignment (two rounds each, revocations over both
+ * rounds as moves); its first round, where shards are withheld, is measured and printed ({@code FIGURE}, in all and
+ * where Kafka's revoked no more shards than ours, with the first seeds) but not asserted (see docs/assignors.md).
  *
  * <p>The base seed is printed; replay with {@code -Dshardline.seed=N}, explore with
  * {@code -Dshardline.seed=random}, and scale with {@code -Dshardline.parityProblems=N} (problems per test; medium
@@ -33,7 +35,7 @@ import org.junit.jupiter.api.Test;
 class StickyParityTest {
 
     /** Problems per test unless {@code -Dshardline.parityProblems=N} says otherwise (medium rounds: half). */
-    private static final int PROBLEMS = 400;
+    private static final int PROBLEMS = 700;
 
     private static int problems() {
         return Integer.getInteger("shardline.parityProblems", PROBLEMS);
@@ -53,7 +55,23 @@ class StickyParityTest {
     @Test
     void mediumGroupsAfterIncrementalRounds() {
         run("medium rounds", 33_000_000L, Math.max(1, problems() / 2),
-                seed -> RandomRounds.generate(seed, ProblemShape.medium(), 3, roundAssignor(seed)));
+                seed -> RandomRounds.generate(seed, ProblemShape.medium(), 3, oursOnlyRoundAssignor(seed)));
+    }
+
+    @Test
+    void manyStreamsWithFewShardsAfterIncrementalRounds() {
+        run("many streams rounds", 34_000_000L, problems(),
+                seed -> RandomRounds.generate(seed, ProblemShape.manyStreamsFewShards(), 4, roundAssignor(seed)));
+    }
+
+    /**
+     * Earlier rounds applied our {@code sticky} or {@code cooperative-sticky} answers: for medium groups, whose
+     * histories Kafka's general path can take many minutes to compute on some seeds.
+     */
+    private static java.util.function.BiFunction<GroupSpec, io.shardline.api.assignor.ShardDescriber, GroupAssignment>
+            oursOnlyRoundAssignor(long seed) {
+        return Math.floorMod(seed, 2) == 0 ? (g, s) -> new CooperativeStickyAssignor().assign(g, s)
+                : (g, s) -> new StickyAssignor().assign(g, s);
     }
 
     /** Earlier rounds applied ours or Kafka's answers, so that both assignors' states are compared from. */
@@ -85,10 +103,12 @@ class StickyParityTest {
             check(p, stats);
         }
         System.out.println("StickyParityTest " + name + ": " + stats);
-        System.out.println("FIGURE parity_" + name.replace(' ', '_') + "_cooperative_first_round_less_balanced="
-                + stats.firstRoundWorse + " of " + stats.compared);
+        String figure = "FIGURE parity_" + name.replace(' ', '_') + "_cooperative_first_round_less_balanced";
+        System.out.println(figure + "=" + stats.firstRoundWorse + " of " + stats.compared);
+        System.out.println(figure + "_where_kafka_revoked_no_more=" + stats.firstRoundWorseAtNoFewerRevocations
+                + " of " + stats.compared);
         stats.firstRoundWorseSeeds.stream().limit(10).forEach(s -> System.out.println("StickyParityTest " + name
-                + ": cooperative first round less balanced than Kafka's, " + s));
+                + ": cooperative first round less balanced than Kafka's where Kafka's revoked no more, " + s));
         assertThat(stats.compared).as("problems compared with Kafka").isGreaterThan(count / 2);
         assertThat(stats.failures).as("problems breaking the parity rule (base seed %d)", seed).isEmpty();
     }
@@ -109,12 +129,17 @@ class StickyParityTest {
 
         GroupAssignment first = new CooperativeStickyAssignor().assign(p.group(), p.shards());
         AssignmentChecks.assertValidAllowingUnassigned(p, first);
-        if (!ParityBalance.of(p.group(), p.shards(), first)
-                .worseThan(ParityBalance.of(p.group(), p.shards(), kafkaCooperative)).isEmpty()) {
+        List<String> firstWorse = ParityBalance.of(p.group(), p.shards(), first)
+                .worseThan(ParityBalance.of(p.group(), p.shards(), kafkaCooperative));
+        long firstRevocations = StickyDifferentialTest.revocations(p.group(), first);
+        long kafkaFirstRevocations = StickyDifferentialTest.revocations(p.group(), kafkaCooperative);
+        if (!firstWorse.isEmpty()) {
             stats.firstRoundWorse++;
-            stats.firstRoundWorseSeeds.add("seed " + p.seed() + " revocations "
-                    + StickyDifferentialTest.revocations(p.group(), first) + " vs Kafka's "
-                    + StickyDifferentialTest.revocations(p.group(), kafkaCooperative));
+            if (kafkaFirstRevocations <= firstRevocations) {
+                stats.firstRoundWorseAtNoFewerRevocations++;
+                stats.firstRoundWorseSeeds.add("seed " + p.seed() + " revocations " + firstRevocations
+                        + " vs Kafka's " + kafkaFirstRevocations + ": " + firstWorse);
+            }
         }
         GroupSpec oursApplied = RandomRounds.applied(p.group(), first);
         GroupSpec theirsApplied = RandomRounds.applied(p.group(), kafkaCooperative);
@@ -140,10 +165,10 @@ class StickyParityTest {
         List<String> worse = ourBalance.worseThan(theirBalance);
         if (!worse.isEmpty()) {
             stats.failures.add("seed " + p.seed() + ": " + assignor + " less balanced than Kafka's: " + worse);
-        } else if (ourBalance.sameAs(theirBalance) && ourMoves > theirMoves) {
+        } else if (!ourBalance.betterThan(theirBalance) && ourMoves > theirMoves) {
             stats.failures.add("seed " + p.seed() + ": " + assignor + " moves " + ourMoves + " vs Kafka's "
                     + theirMoves + " at equal balance");
-        } else if (!ourBalance.sameAs(theirBalance)) {
+        } else if (ourBalance.betterThan(theirBalance)) {
             stats.betterBalanced++;
         }
     }
@@ -154,6 +179,7 @@ class StickyParityTest {
         int kafkaNotConverged;
         int betterBalanced;
         int firstRoundWorse;
+        int firstRoundWorseAtNoFewerRevocations;
         final List<String> firstRoundWorseSeeds = new ArrayList<>();
         final List<String> failures = new ArrayList<>();
 
@@ -161,7 +187,8 @@ class StickyParityTest {
         public String toString() {
             return "compared=" + compared + " kafkaInvalidOrFailed=" + kafkaInvalid + " kafkaCooperativeIncomplete"
                     + "AfterTwoRounds=" + kafkaNotConverged + " strictlyBetterBalanced=" + betterBalanced
-                    + " cooperativeFirstRoundLessBalanced=" + firstRoundWorse + " failures=" + failures.size();
+                    + " cooperativeFirstRoundLessBalanced=" + firstRoundWorse + " (where Kafka's revoked no more: "
+                    + firstRoundWorseAtNoFewerRevocations + ") failures=" + failures.size();
         }
     }
 }

@@ -142,6 +142,20 @@ class ShardRoutingTest {
         assertThat(length("mixed", 1)).isZero();
     }
 
+    /** Pipelined adds that all find the library missing (a new or restarted Redis) load it and are sent again, in order. */
+    @Test
+    void addsInOrderLoadTheMissingLibraryAndAreSentAgainInOrder() throws Exception {
+        List<AsyncResult<AddResult>> out = await(routing.addInOrder(List.of(
+                routing.addRequest("fresh", 0, 1, List.of("*", "n", "1")),
+                routing.addRequest("fresh", 0, 1, List.of("*", "n", "2")))));
+
+        assertThat(out).allMatch(r -> r.succeeded() && r.result() instanceof AddResult.Written);
+        Response entries = await(redis.send(Request.cmd(Command.XRANGE).arg(ShardRouting.shardKey("fresh", 0)).arg("-").arg("+")));
+        assertThat(entries.size()).isEqualTo(2);
+        assertThat(entries.get(0).get(1).get(1).toString()).isEqualTo("1");
+        assertThat(entries.get(1).get(1).get(1).toString()).isEqualTo("2");
+    }
+
     @Test
     void theErrorParsesAndAnOtherErrorIsNotARefusal() {
         assertThat(StaleRouting.parse("STALE_ROUTING orders.v2 shard=12 epoch=4"))

@@ -2,6 +2,7 @@ package io.shardline.runtime.cli;
 
 import io.shardline.api.assignor.Assignor;
 import io.shardline.api.assignor.GroupAssignment;
+import io.shardline.runtime.config.Version;
 import io.shardline.runtime.plugin.AssignorPlugins;
 import io.shardline.runtime.plugin.PluginException;
 import io.shardline.runtime.plugin.Plugins;

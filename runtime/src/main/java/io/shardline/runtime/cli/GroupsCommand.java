@@ -1,5 +1,6 @@
 package io.shardline.runtime.cli;
 
+import io.shardline.runtime.config.Version;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import picocli.CommandLine;

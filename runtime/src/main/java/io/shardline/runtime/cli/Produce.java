@@ -5,6 +5,7 @@ import io.shardline.producer.StreamCap;
 import io.shardline.producer.routing.NoTopologyException;
 import io.shardline.producer.routing.RoutingRedis;
 import io.shardline.producer.routing.RoutingTopology;
+import io.shardline.runtime.config.Version;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

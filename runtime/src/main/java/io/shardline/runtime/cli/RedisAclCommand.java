@@ -1,5 +1,6 @@
 package io.shardline.runtime.cli;
 
+import io.shardline.runtime.config.Version;
 import io.shardline.runtime.redis.RedisAcl;
 import java.util.ArrayList;
 import java.util.List;

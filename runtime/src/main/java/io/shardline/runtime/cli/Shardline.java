@@ -1,5 +1,6 @@
 package io.shardline.runtime.cli;
 
+import io.shardline.runtime.config.Version;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

@@ -2,9 +2,10 @@ package io.shardline.runtime.cli;
 
 import io.shardline.api.config.ConfigException;
 import io.shardline.api.config.Placeholders;
+import io.shardline.runtime.config.Version;
 import io.shardline.runtime.worker.PidFile;
 import io.shardline.runtime.worker.Worker;
-import io.shardline.runtime.worker.WorkerConfig;
+import io.shardline.runtime.config.WorkerConfig;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

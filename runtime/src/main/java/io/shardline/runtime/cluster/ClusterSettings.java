@@ -1,6 +1,5 @@
 package io.shardline.runtime.cluster;
 
-import io.shardline.runtime.worker.WorkerConfig;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -57,13 +56,6 @@ public record ClusterSettings(
                            ClusterSecurity security) {
         this(clusterName, workerId, host, port, members, failureTimeoutMs, mergeDelayMs, attributes, security,
                 ClusterPorts.DIRECT);
-    }
-
-    /** Settings from the worker configuration plus extra attributes. */
-    public static ClusterSettings from(WorkerConfig config, Map<String, String> attributes) {
-        return new ClusterSettings(config.clusterName(), config.workerId(), config.clusterHost(), config.clusterPort(),
-                config.clusterMembers(), config.clusterFailureTimeoutMs(), config.clusterMergeDelayMs(), attributes,
-                config.clusterSecurity(), config.clusterPorts());
     }
 
     /** A copy with {@code security}. */

@@ -8,6 +8,7 @@ import io.shardline.api.handler.ShardId;
 import io.shardline.coordinator.CoordinatorMetrics;
 import io.shardline.coordinator.protocol.ErrorCode;
 import io.shardline.coordinator.record.ChangeReason;
+import io.shardline.runtime.metrics.CoordinatorHostMetrics;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.LongSupplier;

@@ -14,6 +14,7 @@ import io.shardline.coordinator.protocol.LeaveResponse;
 import io.shardline.coordinator.record.ChangeReason;
 import io.shardline.coordinator.record.CoordinatorRecord;
 import io.shardline.runtime.cluster.LeaderView;
+import io.shardline.runtime.metrics.CoordinatorHostMetrics;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.shard.ShardCommands;
 import io.shardline.runtime.store.GroupLogState;

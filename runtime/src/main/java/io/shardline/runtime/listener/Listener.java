@@ -14,6 +14,7 @@ import io.shardline.runtime.shard.MemberLease;
 import io.shardline.runtime.shard.MemberShards;
 import io.shardline.runtime.shard.ShardCommands;
 import io.shardline.runtime.shard.ShardRedis;
+import io.shardline.runtime.topology.StreamSpec;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;

@@ -11,6 +11,7 @@ import io.shardline.runtime.retention.RetentionPolicy;
 import io.shardline.runtime.shard.AckMode;
 import io.shardline.runtime.shard.ConsumerSettings;
 import io.shardline.runtime.shard.HotPath;
+import io.shardline.runtime.topology.StreamSpec;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;

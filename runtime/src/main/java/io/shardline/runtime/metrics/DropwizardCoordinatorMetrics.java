@@ -4,7 +4,6 @@ import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.MetricRegistryListener;
 import io.shardline.api.handler.ShardId;
-import io.shardline.runtime.coordinator.CoordinatorHostMetrics;
 import io.shardline.coordinator.protocol.ErrorCode;
 import io.shardline.coordinator.record.ChangeReason;
 import java.util.List;

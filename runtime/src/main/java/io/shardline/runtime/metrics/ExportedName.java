@@ -21,12 +21,12 @@ import java.util.regex.Pattern;
  * @param labelNames the label names
  * @param labelValues the label values, in {@code labelNames} order
  */
-record ExportedName(String family, String help, List<String> labelNames, List<String> labelValues) {
+public record ExportedName(String family, String help, List<String> labelNames, List<String> labelValues) {
 
     /** A handler metric; the listener is the shortest prefix ending before {@code .handler.}. */
     private static final Pattern HANDLER = Pattern.compile("shardline\\.listener\\.(.+?)\\.handler\\.(.+)");
 
-    ExportedName {
+    public ExportedName {
         labelNames = List.copyOf(labelNames);
         labelValues = List.copyOf(labelValues);
     }
@@ -58,7 +58,7 @@ record ExportedName(String family, String help, List<String> labelNames, List<St
      * Removes from {@code registry} every metric whose exported label {@code label} has a value outside
      * {@code keep} (the series of a deleted listener or group).
      */
-    static void removeUnless(MetricRegistry registry, String label, Set<String> keep) {
+    public static void removeUnless(MetricRegistry registry, String label, Set<String> keep) {
         registry.removeMatching((name, metric) -> of(name).label(label).map(v -> !keep.contains(v)).orElse(false));
     }
 

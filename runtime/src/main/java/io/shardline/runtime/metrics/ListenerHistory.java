@@ -13,7 +13,7 @@ import java.util.TreeMap;
 /**
  * This worker's share of every listener's recent history, in a ring buffer of {@value #CAPACITY} intervals of
  * {@value #INTERVAL_MS} ms (15 minutes): records handled and dead-lettered per second by this worker's members,
- * and the lag of the shards this worker exports (those it owns). Fed by {@link ListenerStatusSampler} with
+ * and the lag of the shards this worker exports (those it owns). Fed by {@link io.shardline.runtime.control.ListenerStatusSampler} with
  * the running totals of the listener's meters; the rate of an interval is the difference to the previous
  * sample over the time between them (a total that went down, a listener started again, counts as zero).
  * Interval start times are multiples of the interval, so {@link #sum} adds up the shares of every worker.

@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Per listener and shard gauges sampled from Redis by {@link ListenerStatusSampler}: lag, pending count, how long the
- * group has waited at a resharding cutover and whether the shard has an owner (for at most {@link #MAX_SHARD_SERIES} shards per listener), plus the number of a
+ * Per listener and shard gauges sampled from Redis by {@link io.shardline.runtime.control.ListenerStatusSampler}: lag,
+ * pending count, how long the group has waited at a resharding cutover and whether the shard has an owner (for at most
+ * {@link #MAX_SHARD_SERIES} shards per listener), plus the number of a
  * listener's shards owned by this worker and its exported shards' lag and pending entries summed. Each worker
  * exports the shards it owns (the leader also the unowned ones), so a sum over workers counts every shard
  * once. Gauges hold the last sampled value. Thread-safe.

@@ -1,6 +1,6 @@
 package io.shardline.runtime.reshard;
 
-import io.shardline.runtime.listener.StreamSpec;
+import io.shardline.runtime.topology.StreamSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

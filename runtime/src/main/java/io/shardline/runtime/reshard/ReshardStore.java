@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.shardline.runtime.redis.RedisClient;
-import io.shardline.runtime.rest.RedisReplies;
+import io.shardline.runtime.redis.RedisReplies;
 import io.shardline.runtime.store.LuaScript;
 import io.shardline.runtime.topology.StreamTopology;
 import io.vertx.core.Future;

@@ -1,7 +1,8 @@
 package io.shardline.runtime.rest;
 
 import io.shardline.api.config.Password;
-import io.shardline.runtime.worker.WorkerConfig;
+import io.shardline.runtime.config.WorkerConfig;
+import io.shardline.runtime.control.ControlPlaneException;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;

@@ -1,5 +1,6 @@
 package io.shardline.runtime.rest;
 
+import io.shardline.runtime.control.ControlPlaneException;
 import io.shardline.runtime.rest.entity.ErrorMessage;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;

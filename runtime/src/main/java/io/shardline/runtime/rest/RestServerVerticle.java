@@ -1,7 +1,8 @@
 package io.shardline.runtime.rest;
 
 import com.codahale.metrics.MetricRegistry;
-import io.shardline.runtime.metrics.MetricsRoutes;
+import io.shardline.runtime.control.ControlPlane;
+import io.shardline.runtime.rest.route.MetricsRoutes;
 import io.shardline.runtime.rest.route.AdminRoutes;
 import io.shardline.runtime.rest.route.GroupRoutes;
 import io.shardline.runtime.rest.route.StreamRoutes;
@@ -9,7 +10,7 @@ import io.shardline.runtime.rest.route.ListenerRoutes;
 import io.shardline.runtime.rest.route.PluginRoutes;
 import io.shardline.runtime.rest.route.WorkerRoutes;
 import io.shardline.runtime.rest.ui.ConsoleRoutes;
-import io.shardline.runtime.worker.WorkerConfig;
+import io.shardline.runtime.config.WorkerConfig;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;

@@ -1,7 +1,7 @@
 package io.shardline.runtime.rest;
 
 import io.shardline.api.config.Password;
-import io.shardline.runtime.worker.WorkerConfig;
+import io.shardline.runtime.config.WorkerConfig;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;

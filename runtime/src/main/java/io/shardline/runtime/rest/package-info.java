@@ -1,7 +1,8 @@
 /**
- * The REST API of a worker (docs/rest.md, docs/rest-api.yaml): the server, authentication and the one error mapping
+ * The HTTP edge of a worker (docs/rest.md, docs/rest-api.yaml): the server, authentication and the one error mapping
  * ({@link io.shardline.runtime.rest.RestServerVerticle}, {@link io.shardline.runtime.rest.RestAuth},
- * {@link io.shardline.runtime.rest.RestErrors}), and the listener control plane behind it: configuration and target-state stores in
- * Redis, the applier that keeps running listeners in step with them, and the inter-worker wire.
+ * {@link io.shardline.runtime.rest.RestErrors}), the routes ({@code route}), the JSON entities ({@code entity}) and
+ * the web console ({@code ui}). Every route parses its request and calls one operation of the control plane
+ * ({@link io.shardline.runtime.control.ControlPlane}); nothing here reaches Redis or the cluster itself.
  */
 package io.shardline.runtime.rest;

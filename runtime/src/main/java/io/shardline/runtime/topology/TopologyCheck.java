@@ -1,6 +1,5 @@
 package io.shardline.runtime.topology;
 
-import io.shardline.runtime.listener.StreamSpec;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;

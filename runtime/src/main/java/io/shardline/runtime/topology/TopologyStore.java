@@ -3,7 +3,7 @@ package io.shardline.runtime.topology;
 import io.shardline.producer.routing.Topologies;
 import io.shardline.runtime.redis.ClientRoutingRedis;
 import io.shardline.runtime.redis.RedisClient;
-import io.shardline.runtime.rest.RedisReplies;
+import io.shardline.runtime.redis.RedisReplies;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;

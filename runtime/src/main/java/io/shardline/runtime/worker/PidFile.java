@@ -1,5 +1,6 @@
 package io.shardline.runtime.worker;
 
+import io.shardline.runtime.config.WorkerConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;

@@ -2,15 +2,17 @@ package io.shardline.runtime.worker;
 
 import com.codahale.metrics.MetricRegistry;
 import io.shardline.api.config.Placeholders;
-import io.shardline.runtime.cluster.ClusterSettings;
 import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.cluster.WorkerCluster;
+import io.shardline.runtime.config.WorkerConfig;
+import io.shardline.runtime.control.ListenerRunner;
+import io.shardline.runtime.control.ListenerSupervisor;
 import io.shardline.runtime.coordinator.CoordinatorHostSettings;
 import io.shardline.runtime.coordinator.CoordinatorVerticle;
 import io.shardline.runtime.coordinator.LeaderAssignors;
 import io.shardline.runtime.listener.Listener;
 import io.shardline.runtime.listener.ListenerDefinition;
-import io.shardline.runtime.listener.ListenerLoader;
+import io.shardline.runtime.control.ListenerLoader;
 import io.shardline.runtime.member.MemberVerticle;
 import io.shardline.runtime.metrics.DropwizardCoordinatorMetrics;
 import io.shardline.runtime.plugin.AssignorPlugins;
@@ -20,13 +22,12 @@ import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.ShardZones;
 import io.shardline.runtime.topology.TopologyCheck;
 import io.shardline.runtime.topology.TopologyStore;
-import io.shardline.runtime.rest.ControlKeys;
-import io.shardline.runtime.rest.ControlPlaneHost;
-import io.shardline.runtime.rest.ListenerConfigStore;
-import io.shardline.runtime.rest.ListenerStateStore;
-import io.shardline.runtime.rest.RestConfigPolicy;
+import io.shardline.runtime.control.ControlKeys;
+import io.shardline.runtime.control.ListenerConfigStore;
+import io.shardline.runtime.control.ListenerStateStore;
+import io.shardline.runtime.control.RestConfigPolicy;
 import io.shardline.runtime.rest.RestSettings;
-import io.shardline.runtime.rest.WorkerClusterView;
+import io.shardline.runtime.control.WorkerClusterView;
 import io.shardline.runtime.shard.RuntimeShardRedis;
 import io.shardline.runtime.shard.ShardCommands;
 import io.shardline.runtime.store.MetadataKeys;
@@ -109,7 +110,7 @@ public final class Worker {
         LeaderAssignors assignors = new LeaderAssignors(new AssignorPlugins(plugins), config.workerId(),
                 config.assignorTimeoutMs(), clockMs);
         String rest = config.restBind() + ":" + config.restPort();
-        WorkerCluster cluster = WorkerCluster.start(ClusterSettings.from(config, Map.of(REST_ATTRIBUTE, rest)),
+        WorkerCluster cluster = WorkerCluster.start(config.clusterSettings(Map.of(REST_ATTRIBUTE, rest)),
                 START_TIMEOUT_MS);
         phases.done(cluster.startPhases());
         try {
@@ -134,17 +135,19 @@ public final class Worker {
             // Listeners from files and from the Redis store, in their stored target states (a paused listener
             // starts paused, a stopped one does not start), kept in step every heartbeat interval.
             ControlKeys keys = new ControlKeys(config.clusterName());
+            ListenerConfigStore configs = new ListenerConfigStore(redis, keys);
+            ListenerStateStore states = new ListenerStateStore(redis, keys);
             ListenerSupervisor supervisor = new ListenerSupervisor(cluster.vertx(), config.workerId(),
                     new ListenerRunner(cluster.vertx(), shardRedis, config, registry, cluster::view, clockMs,
                             new ShardZones(redis, config.redisZones()), d -> WorkerRedisAcl.check(redis, config, List.of(d))
                             .compose(v -> topologies.ensure(d.name(), d.config().streams()))),
-                    plugins, placeholders, RestConfigPolicy.of(config), definitions, new ListenerConfigStore(redis, keys),
-                    new ListenerStateStore(redis, keys));
+                    plugins, placeholders, RestConfigPolicy.of(config), definitions, configs, states);
             await(supervisor.start(config.heartbeatIntervalMs()));
             phases.done("listeners");
             ControlPlaneHost controlPlane = await(ControlPlaneHost.start(cluster.vertx(), config, redis, plugins,
                     registry, supervisor, new WorkerClusterView(cluster.vertx(), config.clusterName(), config.workerId(),
-                            cluster::view, definitions, PEER_TIMEOUT_MS), () -> cluster.view().isLeader()));
+                            cluster::view, definitions, PEER_TIMEOUT_MS), () -> cluster.view().isLeader(),
+                    configs, states));
             phases.done("rest");
             LOG.info("Start phases (ms): {}", phases);
             return new Worker(config, cluster, redis, plugins, supervisor, controlPlane, coordinator, assignors);

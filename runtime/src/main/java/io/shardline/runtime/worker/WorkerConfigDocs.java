@@ -1,6 +1,7 @@
 package io.shardline.runtime.worker;
 
 import io.shardline.api.config.ConfigDocs;
+import io.shardline.runtime.config.WorkerConfig;
 import io.shardline.runtime.listener.ListenerConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +19,7 @@ public final class WorkerConfigDocs {
     private static final String INTRO = """
             # Worker configuration
 
-            <!-- GENERATED from io.shardline.runtime.worker.WorkerConfig by WorkerConfigDocs; do not edit.
+            <!-- GENERATED from io.shardline.runtime.config.WorkerConfig by WorkerConfigDocs; do not edit.
                  Regenerate: mvn -B -ntp -q test -pl runtime -am -Dtest=WorkerConfigDocsTest \
             -Dsurefire.failIfNoSpecifiedTests=false -Dshardline.docs.write=true -->
 

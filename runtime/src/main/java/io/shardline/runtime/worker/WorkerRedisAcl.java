@@ -1,8 +1,9 @@
 package io.shardline.runtime.worker;
 
+import io.shardline.runtime.config.WorkerConfig;
 import io.shardline.runtime.listener.ListenerConfig;
 import io.shardline.runtime.listener.ListenerDefinition;
-import io.shardline.runtime.listener.StreamSpec;
+import io.shardline.runtime.topology.StreamSpec;
 import io.shardline.runtime.redis.RedisAcl;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.RedisPermissionCheck;

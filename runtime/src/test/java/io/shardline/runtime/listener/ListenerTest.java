@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.codahale.metrics.MetricRegistry;
 import io.shardline.api.config.Placeholders;
 import io.shardline.api.handler.ShardId;
+import io.shardline.runtime.control.ListenerLoader;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.shard.MemberShards;
 import io.shardline.runtime.shard.ShardCommands;

@@ -3,7 +3,9 @@ package io.shardline.runtime.listener;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardline.api.config.Placeholders;
+import io.shardline.runtime.control.ListenerLoader;
 import io.shardline.runtime.plugin.Plugins;
+import io.shardline.runtime.topology.StreamSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.shardline.api.handler.ShardId;
+import io.shardline.runtime.control.ListenerStatusSampler;
 import io.shardline.runtime.metrics.ListenerHistory;
-import io.shardline.runtime.metrics.ListenerStatusSampler;
 import io.shardline.runtime.metrics.ShardMetrics;
 import io.shardline.runtime.rest.RestHarness.Reply;
 import io.shardline.runtime.rest.entity.ListenerState;

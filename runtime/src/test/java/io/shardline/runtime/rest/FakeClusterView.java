@@ -1,5 +1,9 @@
 package io.shardline.runtime.rest;
 
+import io.shardline.runtime.control.ClusterView;
+import io.shardline.runtime.control.HistoryReport;
+import io.shardline.runtime.control.HostedGroup;
+import io.shardline.runtime.control.MemberReport;
 import io.shardline.runtime.rest.entity.GroupView;
 import io.shardline.runtime.rest.entity.HistoryPoint;
 import io.shardline.runtime.rest.entity.MemberStatus;

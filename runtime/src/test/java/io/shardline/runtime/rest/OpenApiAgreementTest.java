@@ -7,6 +7,7 @@ import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.shardline.runtime.control.ControlPlane;
 import io.shardline.runtime.rest.entity.HealthStatus;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -11,7 +11,7 @@ import io.shardline.api.config.ConfigException;
 import io.shardline.api.config.Password;
 import io.shardline.api.config.Placeholders;
 import io.shardline.api.config.RawConfig;
-import io.shardline.runtime.worker.WorkerConfig;
+import io.shardline.runtime.config.WorkerConfig;
 import io.shardline.runtime.rest.RestHarness.Reply;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;

@@ -3,6 +3,11 @@ package io.shardline.runtime.rest;
 import static io.shardline.runtime.testing.Await.result;
 
 import com.codahale.metrics.MetricRegistry;
+import io.shardline.runtime.control.ControlKeys;
+import io.shardline.runtime.control.DefaultControlPlane;
+import io.shardline.runtime.control.ListenerConfigStore;
+import io.shardline.runtime.control.ListenerStateStore;
+import io.shardline.runtime.control.RestConfigPolicy;
 import io.shardline.runtime.listener.ListenerConfig;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
@@ -63,7 +68,9 @@ final class RestHarness implements AutoCloseable {
 
     /** Deploys a fresh control plane and REST verticle (a "restart" of the REST side). */
     void start() {
-        plane = new DefaultControlPlane(vertx, cluster, redis, plugins, ListenerConfig.DEFINITION, policy);
+        ControlKeys keys = new ControlKeys(cluster.clusterName());
+        plane = new DefaultControlPlane(vertx, cluster, redis, plugins, ListenerConfig.DEFINITION, policy,
+                new ListenerConfigStore(redis, keys), new ListenerStateStore(redis, keys));
         verticle = new RestServerVerticle(settings, plane, registry);
         deployment = result(vertx.deployVerticle(verticle), WAIT);
     }

@@ -8,8 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.shardline.api.config.Password;
 import io.shardline.api.config.Placeholders;
 import io.shardline.api.config.RawConfig;
+import io.shardline.runtime.control.ControlKeys;
+import io.shardline.runtime.control.RestConfigPolicy;
+import io.shardline.runtime.redis.RedisReplies;
 import io.shardline.runtime.rest.RestHarness.Reply;
-import io.shardline.runtime.worker.WorkerConfig;
+import io.shardline.runtime.config.WorkerConfig;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.http.HttpMethod;
@@ -159,7 +162,7 @@ class RestSecurityTest {
                     "no handler plugin");
         }
         java.util.List<io.shardline.api.config.ConfigError> errors = new java.util.ArrayList<>();
-        assertThat(io.shardline.runtime.listener.ListenerLoader.fromStored("x", Map.of("handler", name, "streams",
+        assertThat(io.shardline.runtime.control.ListenerLoader.fromStored("x", Map.of("handler", name, "streams",
                 "orders:1"), rest.plugins, Placeholders.system(), errors)).isEmpty();
         assertThat(errors.toString()).contains("handler").contains(name);
         assertThat(TRIPPED).as("the named class was never initialized").isFalse();

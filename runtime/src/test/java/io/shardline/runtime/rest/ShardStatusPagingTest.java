@@ -4,6 +4,7 @@ import static io.shardline.runtime.testing.Await.result;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.shardline.runtime.control.ShardPage;
 import io.shardline.runtime.redis.MonitoringReads;
 import io.shardline.runtime.redis.RedisConfig;
 import io.shardline.runtime.rest.RestHarness.Reply;

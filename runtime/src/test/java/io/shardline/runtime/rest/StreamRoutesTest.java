@@ -8,7 +8,7 @@ import io.shardline.runtime.rest.RestHarness.Reply;
 import io.shardline.runtime.topology.TopologyCheck;
 import io.shardline.runtime.topology.TopologyMismatchException;
 import io.shardline.runtime.topology.TopologyStore;
-import io.shardline.runtime.listener.StreamSpec;
+import io.shardline.runtime.topology.StreamSpec;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.http.HttpMethod;

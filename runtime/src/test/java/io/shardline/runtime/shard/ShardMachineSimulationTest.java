@@ -48,7 +48,8 @@ class ShardMachineSimulationTest {
                 AckMode.ACK, 1 + rnd.nextInt(3), 10, 100, "dlq", 30_000,
                 rnd.nextInt(4) == 0 ? ConsumerSettings.ReleaseMode.ABANDON : ConsumerSettings.ReleaseMode.FINISH,
                 1_000, 1_000, HotPath.TRANSACTION, rnd.nextBoolean() ? 0 : 100,
-                Integer.MAX_VALUE); // the model does not count deliveries (max.deliveries: PoisonRecordIntegrationTest)
+                Integer.MAX_VALUE) // the model does not count deliveries (max.deliveries: PoisonRecordIntegrationTest)
+                .withCutoverPoll(10 + rnd.nextInt(100));
         SimulatedShards sim = new SimulatedShards(rnd, settings, 2 + rnd.nextInt(6));
         sim.start();
         for (int i = 0; i < EVENTS; i++) {

@@ -147,9 +147,9 @@ final class SimulatedShards {
             execute(m.pauseMember(false));
         } else if (pick < 85) {
             execute(m.release(shard));
-        } else if (pick < 90) {
+        } else if (pick < 89) {
             streams.get(shard).ownerEpoch = nextEpoch++; // the coordinator gave the shard to someone else
-        } else if (pick < 92) {
+        } else if (pick < 93) {
             routing.flip(shard, streams.get(shard).entries.size()); // a reshard flips the shard to a new epoch
         } else if (pick < 95) {
             routing.release(shard, rnd);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.shardline.api.config.ConfigException;
 import io.shardline.api.config.Placeholders;
 import io.shardline.api.config.RawConfig;
+import io.shardline.runtime.config.WorkerConfig;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

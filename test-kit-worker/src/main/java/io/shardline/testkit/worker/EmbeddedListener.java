@@ -4,7 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import io.shardline.api.handler.Handler;
 import io.shardline.runtime.listener.ListenerConfig;
 import io.shardline.runtime.listener.StandaloneListener;
-import io.shardline.runtime.listener.StreamSpec;
+import io.shardline.runtime.topology.StreamSpec;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.shard.VertxShardRedis;
 import io.shardline.producer.ShardProducer;

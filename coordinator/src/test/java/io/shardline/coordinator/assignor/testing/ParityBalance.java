@@ -15,9 +15,11 @@ import java.util.TreeSet;
 /**
  * The balance of an assignment as the parity rule with Kafka's assignors measures it (docs/assignors.md, "Parity
  * with Kafka"): per group of members with identical subscriptions, the largest minus the smallest shard count;
- * per stream, whether a shard of it could move to a subscriber holding two or more fewer shards of that stream
- * (shards left unassigned, as a cooperative assignor withholds them, count for nobody); and Kafka's balance
- * score as a last measure. Immutable.
+ * per stream, whether a shard of it could move to a subscriber holding two or more fewer shards in all (shards
+ * left unassigned, as a cooperative assignor withholds them, count for nobody); and Kafka's balance score as a
+ * tie-break. These are the measures of Kafka's own {@code AbstractStickyAssignor.isBalanced}: counts that differ by
+ * at most one are balanced, and otherwise no shard may sit with a member holding two or more shards more (in all)
+ * than another subscriber of its stream. Immutable.
  *
  * @param classSpreads per identical subscription set (its streams joined by spaces): max minus min shard count
  * @param unevenStreams the streams with a shard that could move to a subscriber holding 2+ fewer of them
@@ -66,8 +68,9 @@ public record ParityBalance(Map<String, Integer> classSpreads, SortedSet<String>
     }
 
     /**
-     * The ways in which this balance is worse than {@code kafka}'s: a class whose spread is larger, a stream that
-     * is uneven here but not there, a higher score. Empty when at least as good by every measure.
+     * The ways in which this balance is worse than {@code kafka}'s: a class whose spread is larger (a spread of 1
+     * counts as even, as in Kafka's own {@code isBalanced}), a stream that is uneven here but not there, a higher
+     * score. Empty when at least as good by every measure.
      */
     public List<String> worseThan(ParityBalance kafka) {
         List<String> worse = new ArrayList<>();
@@ -86,9 +89,27 @@ public record ParityBalance(Map<String, Integer> classSpreads, SortedSet<String>
         return worse;
     }
 
-    /** True when both are equally balanced by every measure (then the moves decide). */
-    public boolean sameAs(ParityBalance other) {
-        return classSpreads.equals(other.classSpreads) && unevenStreams.equals(other.unevenStreams)
-                && score == other.score;
+    /**
+     * True when this balance is strictly better than {@code other}'s: not worse by any measure and better by one (a
+     * class spread above 1 that is smaller, a stream even here and uneven there), or, with the same class spreads and
+     * uneven streams, a lower score. Otherwise the two count as equally balanced and the moves decide (a class spread
+     * of 1 against 0 is even, so it is not an excuse for more moves either).
+     */
+    public boolean betterThan(ParityBalance other) {
+        if (!worseThan(other).isEmpty()) {
+            return false;
+        }
+        if (!other.worseThan(this).isEmpty()) {
+            return true;
+        }
+        return evenlySpread(classSpreads).equals(evenlySpread(other.classSpreads))
+                && unevenStreams.equals(other.unevenStreams) && score < other.score;
+    }
+
+    /** Class spreads with 0 and 1 both counted as 1 (even). */
+    private static Map<String, Integer> evenlySpread(Map<String, Integer> spreads) {
+        Map<String, Integer> even = new TreeMap<>();
+        spreads.forEach((k, v) -> even.put(k, Math.max(1, v)));
+        return even;
     }
 }

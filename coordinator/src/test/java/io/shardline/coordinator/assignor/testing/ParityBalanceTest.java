@@ -46,7 +46,7 @@ class ParityBalanceTest {
         assertThat(even.classSpreads()).isEqualTo(Map.of("a b", 0, "b", 0));
         assertThat(even.unevenStreams()).isEmpty();
         assertThat(even.worseThan(even)).isEmpty();
-        assertThat(even.sameAs(even)).isTrue();
+        assertThat(even.betterThan(even)).isFalse();
     }
 
     @Test
@@ -57,7 +57,8 @@ class ParityBalanceTest {
         assertThat(uneven.unevenStreams()).containsExactly("b");
         assertThat(uneven.worseThan(even)).hasSize(1).first().asString().contains("[b]");
         assertThat(even.worseThan(uneven)).isEmpty();
-        assertThat(uneven.sameAs(even)).isFalse();
+        assertThat(even.betterThan(uneven)).isTrue();
+        assertThat(uneven.betterThan(even)).isFalse();
     }
 
     @Test
@@ -66,6 +67,8 @@ class ParityBalanceTest {
         ParityBalance two = ParityBalance.of(GROUP, STREAMS, assignment("a:0,1,2 b:0", "a:3", "b:1"));
         ParityBalance zero = ParityBalance.of(GROUP, STREAMS, assignment("a:0,1", "a:2,3", "b:0,1"));
         assertThat(one.worseThan(zero)).isEmpty();
+        assertThat(one.betterThan(zero)).as("1 against 0 is not better: the moves decide").isFalse();
+        assertThat(zero.betterThan(one)).as("0 against 1: even either way, the lower score breaks the tie").isTrue();
         assertThat(two.worseThan(zero)).anySatisfy(w -> assertThat(w).contains("[a b] differ by 3"));
     }
 

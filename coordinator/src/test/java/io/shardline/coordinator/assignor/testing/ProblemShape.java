@@ -56,6 +56,15 @@ public record ProblemShape(
         return new ProblemShape(24, 24, 24, 3, 0.05, 0.2, 0.2, 0.3, 0.25, 0.8, 0.2, 0.0);
     }
 
+    /**
+     * Many streams with few shards (up to 40 streams of up to 4 shards, 16 members), mostly heterogeneous
+     * subscriptions with previous ownership: where a member holds shards of many streams, so that per-stream balance
+     * (a shard that could move to a subscriber holding 2 or more fewer) is decided by few shards.
+     */
+    public static ProblemShape manyStreamsFewShards() {
+        return new ProblemShape(40, 4, 16, 3, 0.05, 0.2, 0.2, 0.3, 0.2, 0.8, 0.2, 0.0);
+    }
+
     /** A copy with the given chance of subscriptions to unknown streams. */
     public ProblemShape withUnknownStreamChance(double chance) {
         return new ProblemShape(maxStreams, maxShards, maxMembers, maxRacks, zeroShardChance, equalShardCountChance,

@@ -1,7 +1,7 @@
 package io.shardline.runtime.rest.route;
 
-import io.shardline.runtime.rest.ControlPlane;
-import io.shardline.runtime.rest.ControlPlaneException;
+import io.shardline.runtime.control.ControlPlane;
+import io.shardline.runtime.control.ControlPlaneException;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,8 +1,8 @@
 package io.shardline.runtime.rest.route;
 
-import io.shardline.runtime.rest.ControlPlane;
-import io.shardline.runtime.rest.ControlPlaneException;
-import io.shardline.runtime.rest.RedriveRequest;
+import io.shardline.runtime.control.ControlPlane;
+import io.shardline.runtime.control.ControlPlaneException;
+import io.shardline.runtime.control.RedriveRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;

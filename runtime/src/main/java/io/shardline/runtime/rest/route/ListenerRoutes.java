@@ -1,9 +1,9 @@
 package io.shardline.runtime.rest.route;
 
 import io.shardline.api.handler.ShardId;
-import io.shardline.runtime.rest.ControlPlane;
-import io.shardline.runtime.rest.ControlPlaneException;
-import io.shardline.runtime.rest.ShardPage;
+import io.shardline.runtime.control.ControlPlane;
+import io.shardline.runtime.control.ControlPlaneException;
+import io.shardline.runtime.control.ShardPage;
 import io.shardline.runtime.rest.entity.ListenerStatus;
 import io.shardline.runtime.rest.entity.TargetState;
 import io.vertx.core.Future;

@@ -1,10 +1,10 @@
 package io.shardline.runtime.rest.route;
 
 import io.shardline.api.handler.ShardId;
-import io.shardline.runtime.rest.ControlPlane;
-import io.shardline.runtime.rest.ControlPlaneException;
-import io.shardline.runtime.rest.ShardMove;
-import io.shardline.runtime.rest.ShardPosition;
+import io.shardline.runtime.control.ControlPlane;
+import io.shardline.runtime.control.ControlPlaneException;
+import io.shardline.runtime.control.ShardMove;
+import io.shardline.runtime.control.ShardPosition;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;

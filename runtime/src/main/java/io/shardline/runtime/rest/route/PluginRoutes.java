@@ -1,6 +1,6 @@
 package io.shardline.runtime.rest.route;
 
-import io.shardline.runtime.rest.ControlPlane;
+import io.shardline.runtime.control.ControlPlane;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import java.util.Objects;

@@ -1,0 +1,59 @@
+package io.shardline.runtime.control;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * A group as the leader's coordinator hosts it (from {@code GroupAdminWire}'s answers). Immutable.
+ *
+ * @param group the group id
+ * @param streams its streams and their shard counts, sorted by stream
+ * @param members how many members it has (a static member's reservation counts)
+ */
+public record HostedGroup(String group, Map<String, Integer> streams, int members) {
+
+    /** Validates and copies. */
+    public HostedGroup {
+        Objects.requireNonNull(group, "group");
+        streams = Map.copyOf(new TreeMap<>(streams));
+    }
+
+    /** The groups of a list answer. */
+    static List<HostedGroup> listFromJson(JsonObject reply) {
+        List<HostedGroup> out = new ArrayList<>();
+        for (Object o : reply.getJsonArray("groups", new JsonArray())) {
+            JsonObject g = (JsonObject) o;
+            Map<String, Integer> streams = new TreeMap<>();
+            g.getJsonObject("streams", new JsonObject()).forEach(e -> streams.put(e.getKey(),
+                    ((Number) e.getValue()).intValue()));
+            out.add(new HostedGroup(g.getString("group"), streams, g.getInteger("members", 0)));
+        }
+        return out;
+    }
+
+    /**
+     * The coordinator's answer to a deletion.
+     *
+     * @param outcome {@code DELETED}, {@code NOT_FOUND} or {@code HAS_MEMBERS}
+     * @param members the members that keep the group (with {@code HAS_MEMBERS})
+     */
+    public record Deletion(String outcome, List<String> members) {
+
+        /** Validates and copies. */
+        public Deletion {
+            Objects.requireNonNull(outcome, "outcome");
+            members = List.copyOf(members);
+        }
+
+        static Deletion fromJson(JsonObject reply) {
+            List<String> members = new ArrayList<>();
+            reply.getJsonArray("members", new JsonArray()).forEach(m -> members.add((String) m));
+            return new Deletion(reply.getString("outcome", "NOT_FOUND"), members);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package io.shardline.runtime.control;
+
+import io.shardline.api.handler.ShardId;
+import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.store.LuaScript;
+import io.vertx.core.Future;
+import io.vertx.redis.client.Response;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The Redis side of a group's positions on one shard, each one Lua script on the shard's key so that it is atomic
+ * (and, on a Redis Cluster, runs in the shard's slot): {@link #read} (last delivered id, lag, pending count, oldest
+ * pending entry, the server's time) and {@link #move} (resolve the position, drop every pending entry of the group
+ * with {@code XACK}, then {@code XGROUP SETID}; or {@code XGROUP CREATE} when the group does not exist on the shard
+ * yet). Thread-safe.
+ */
+final class PositionScripts {
+
+    private static final String FIELD = """
+            local function field(flat, name)
+              for i = 1, #flat, 2 do
+                if flat[i] == name then return flat[i + 1] end
+              end
+              return nil
+            end
+            local function group_info(key, group)
+              if redis.call('EXISTS', key) == 0 then return nil end
+              for _, g in ipairs(redis.call('XINFO', 'GROUPS', key)) do
+                if field(g, 'name') == group then return g end
+              end
+              return nil
+            end
+            local function now_ms()
+              local t = redis.call('TIME')
+              return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            end
+            """;
+
+    /** KEYS: shard; ARGV: group -> {found(0|1), last, lag(-1: unknown), pending, oldestPendingId, nowMs}. */
+    private static final LuaScript READ = LuaScript.of(FIELD + """
+            local g = group_info(KEYS[1], ARGV[1])
+            local now = string.format('%.0f', now_ms())
+            if not g then return {0, '', -1, 0, '', now} end
+            local lag = field(g, 'lag')
+            if not lag then lag = -1 end
+            local summary = redis.call('XPENDING', KEYS[1], ARGV[1])
+            local oldest = summary[2]
+            if not oldest then oldest = '' end
+            return {1, field(g, 'last-delivered-id'), lag, summary[1], oldest, now}
+            """);
+
+    /**
+     * KEYS: shard; ARGV: group kind(EARLIEST|LATEST|ID|TIME|AGO) value apply(1|0)
+     * -> {oldId ('' when the group did not exist), newId, pendingDropped}.
+     */
+    private static final LuaScript MOVE = LuaScript.of(FIELD + """
+            local key, group, kind, value = KEYS[1], ARGV[1], ARGV[2], ARGV[3]
+            local exists = redis.call('EXISTS', key) == 1
+            local g = group_info(key, group)
+            local old = ''
+            if g then old = field(g, 'last-delivered-id') end
+            local new = '0-0'
+            if kind == 'LATEST' then
+              if exists then new = field(redis.call('XINFO', 'STREAM', key), 'last-generated-id') end
+            elseif kind == 'ID' then
+              new = value
+            elseif kind == 'TIME' or kind == 'AGO' then
+              local ms = tonumber(value)
+              if kind == 'AGO' then ms = now_ms() - ms end
+              if exists and ms > 0 then
+                local before = redis.call('XREVRANGE', key, '(' .. string.format('%.0f', ms) .. '-0', '-', 'COUNT', 1)
+                if #before > 0 then new = before[1][1] end
+              end
+            end
+            local pending = 0
+            if g then pending = redis.call('XPENDING', key, group)[1] end
+            if ARGV[4] ~= '1' then return {old, new, pending} end
+            if not g then
+              redis.call('XGROUP', 'CREATE', key, group, new, 'MKSTREAM')
+              return {old, new, 0}
+            end
+            while true do
+              local p = redis.call('XPENDING', key, group, '-', '+', 1000)
+              if #p == 0 then break end
+              local ids = {}
+              for i = 1, #p do ids[i] = p[i][1] end
+              redis.call('XACK', key, group, unpack(ids))
+            end
+            redis.call('XGROUP', 'SETID', key, group, new)
+            return {old, new, pending}
+            """);
+
+    /** What {@link #read} found. {@code lag} is -1 when Redis cannot tell; ids are empty when there are none. */
+    record Read(boolean found, String lastDeliveredId, long lag, long pending, String oldestPendingId, long nowMs) {
+    }
+
+    /** What {@link #move} did (or would do). {@code oldId} is empty when the group did not exist on the shard. */
+    record Moved(String oldId, String newId, long pendingDropped) {
+    }
+
+    private final RedisClient redis;
+
+    PositionScripts(RedisClient redis) {
+        this.redis = Objects.requireNonNull(redis, "redis");
+    }
+
+    Future<Read> read(String group, ShardId shard) {
+        return READ.call(redis, List.of(shard.key()), List.of(group)).map(r -> new Read(r.get(0).toInteger() == 1,
+                r.get(1).toString(), r.get(2).toLong(), r.get(3).toLong(), r.get(4).toString(), Long.parseLong(r.get(5).toString())));
+    }
+
+    Future<Moved> move(String group, ShardId shard, ShardPosition position, boolean apply) {
+        return MOVE.call(redis, List.of(shard.key()), List.of(group, position.kind().name(), position.value(),
+                apply ? "1" : "0")).map(PositionScripts::moved);
+    }
+
+    private static Moved moved(Response r) {
+        return new Moved(r.get(0).toString(), r.get(1).toString(), r.get(2).toLong());
+    }
+}
