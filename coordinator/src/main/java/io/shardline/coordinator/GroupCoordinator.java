@@ -139,6 +139,36 @@ public final class GroupCoordinator {
         if (existing != null) {
             throwIfRefused(existing.config(), config, reason);
         }
+        return apply(existing, config, reason, nowMs);
+    }
+
+    /**
+     * Changes the shard count of {@code stream} in group {@code groupId}'s managed shard set, keeping every other
+     * setting and the configuration's revision (a resharding is not a new definition of the listener): a new group
+     * epoch with {@code reason} ({@code SHARD_SET_CHANGED}, or {@code RESHARD_ROLLBACK} for a rollback's change),
+     * audited as {@code GROUP_CONFIGURED}, and a new target assignment over the new shard set. Nothing is emitted
+     * when the group does not exist, does not manage {@code stream}, or manages it with {@code shards} already.
+     *
+     * @return whether the group's shard set changed
+     */
+    public CoordinatorResult<Boolean> reshardGroup(long nowMs, String groupId, String stream, int shards,
+                                                   ChangeReason reason) {
+        if (reason != ChangeReason.SHARD_SET_CHANGED && reason != ChangeReason.RESHARD_ROLLBACK) {
+            throw new IllegalArgumentException("a resharding changes a group with SHARD_SET_CHANGED or "
+                    + "RESHARD_ROLLBACK, not " + reason);
+        }
+        Group existing = groups.get(groupId);
+        Integer current = existing == null ? null : existing.config().streams().get(stream);
+        if (current == null || current == shards) {
+            return new CoordinatorResult<>(List.of(), false);
+        }
+        java.util.Map<String, Integer> streams = new java.util.TreeMap<>(existing.config().streams());
+        streams.put(stream, shards);
+        CoordinatorResult<Void> done = apply(existing, existing.config().withStreams(streams), reason, nowMs);
+        return new CoordinatorResult<>(done.records(), true, done.events());
+    }
+
+    private CoordinatorResult<Void> apply(Group existing, GroupConfig config, ChangeReason reason, long nowMs) {
         if (existing == null) {
             replay(Records.newGroupConfigRecord(config));
         }
@@ -177,9 +207,10 @@ public final class GroupCoordinator {
         List<String> resharded = GroupConfigDiff.reshardedStreams(current, offered);
         if (reason == ChangeReason.CONFIG_CHANGED && !resharded.isEmpty()) {
             throw new GroupConfigRefusedException("group '" + group + "': " + String.join(", ", resharded)
-                    + ": a stream's shard count cannot change under a running group (resharding is not supported "
-                    + "yet). Keep the stream's shard count in the listener's streams setting, or consume a new "
-                    + "stream with the other count (see docs/operations.md, Changing the shard count)");
+                    + ": a stream's shard count does not change by editing a listener (the group would never read "
+                    + "the records of the other layout). Keep the group's count in the listener's streams setting and "
+                    + "change the stream's count with bin/shardline streams reshard <stream> --shards N (see "
+                    + "docs/operations.md, Changing the shard count)");
         }
     }
 

@@ -14,6 +14,7 @@ import io.shardline.coordinator.group.GroupView;
 import io.shardline.coordinator.group.MemberState;
 import io.shardline.coordinator.group.RebalanceProtocol;
 import io.shardline.coordinator.protocol.ErrorCode;
+import io.shardline.coordinator.protocol.GroupConfigRefusedException;
 import io.shardline.coordinator.protocol.HeartbeatRequest;
 import io.shardline.coordinator.protocol.HeartbeatResponse;
 import io.shardline.coordinator.protocol.RevokeReport;
@@ -110,6 +111,33 @@ class LifecycleTest {
         assertEquals(groupEpoch + 1, ctx.group().groupEpoch());
         HeartbeatResponse r = ctx.heartbeat("A", epoch, shards(0, 1), List.of());
         assertEquals(new TreeSet<>(shards(0, 1, 2)), r.assigned().keySet());
+    }
+
+    @Test
+    void aReshardChangesAVersionedGroupsShardSetKeepingItsRevisionAndAListenersOldCountIsThenRefused() {
+        CoordinatorTestContext ctx = CoordinatorTestContext.withShards(2);
+        ctx.persist(ctx.coordinator().configureGroup(0, ctx.group().config().withRevision(7),
+                ChangeReason.CONFIG_CHANGED));
+        int epoch = ctx.join("A").memberEpoch();
+        int groupEpoch = ctx.group().groupEpoch();
+        CoordinatorResult<Boolean> grown = ctx.persist(ctx.coordinator().reshardGroup(0, GROUP, STREAM, 4,
+                ChangeReason.SHARD_SET_CHANGED));
+        assertEquals(true, grown.response());
+        assertEquals(groupEpoch + 1, ctx.group().groupEpoch());
+        assertEquals(7, ctx.group().config().revision());
+        assertEquals(4, ctx.group().config().streams().get(STREAM));
+        assertEquals(false, ctx.coordinator().reshardGroup(0, GROUP, STREAM, 4, ChangeReason.SHARD_SET_CHANGED)
+                .response());
+        HeartbeatResponse r = ctx.heartbeat("A", epoch, shards(0, 1), List.of());
+        assertEquals(new TreeSet<>(shards(0, 1, 2, 3)), r.assigned().keySet());
+        ctx.persist(ctx.coordinator().reshardGroup(0, GROUP, STREAM, 2, ChangeReason.RESHARD_ROLLBACK));
+        assertEquals(2, ctx.group().config().streams().get(STREAM));
+        GroupConfigRefusedException refused = assertThrows(
+                GroupConfigRefusedException.class, () -> ctx.coordinator().configureGroup(0,
+                        ctx.group().config().withStreams(Map.of(STREAM, 4)).withRevision(8),
+                        ChangeReason.CONFIG_CHANGED));
+        assertTrue(refused.getMessage().contains("bin/shardline streams reshard"),
+                refused.getMessage());
     }
 
     @Test

@@ -40,6 +40,7 @@ class PackageOrderTest {
             new Layer("member", BASE + ".member.."),
             new Layer("listener", BASE + ".listener.."),
             new Layer("coordinator", BASE + ".coordinator.."),
+            new Layer("reshard", BASE + ".reshard.."),
             new Layer("retention", BASE + ".retention.."),
             new Layer("shard", BASE + ".shard.."),
             new Layer("topology", BASE + ".topology.."),

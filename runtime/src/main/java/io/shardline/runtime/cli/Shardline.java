@@ -23,7 +23,8 @@ import picocli.CommandLine.Command;
                         + "[--only-failed] [--member ID]",
                 "  loggers [NAME LEVEL] [--cluster]",
                 "  dlq list L [--limit N] | show L ID | redrive L (--ids ID,... | --all) [--to-stream STREAM] [--execute]",
-                "  streams list | describe STREAM | create STREAM --shards N",
+                "  streams list | describe STREAM | create STREAM --shards N | reshard STREAM --shards M "
+                        + "| rollback STREAM",
                 "Other:",
                 "  redis-acl --stream NAME... [--cluster NAME] [--dead-letter KEY] [--user NAME] [--xackdel]",
                 ExitCodes.FOOTER,

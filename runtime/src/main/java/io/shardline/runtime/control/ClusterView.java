@@ -96,6 +96,14 @@ public interface ClusterView {
     }
 
     /**
+     * Asks the leader's coordinator to set {@code stream}'s shard count in {@code group}'s managed shard set (a
+     * resharding's step, committed before the answer). Answers whether it changed.
+     */
+    default Future<Boolean> reshardHostedGroup(String group, String stream, int shards, boolean rollback) {
+        return Future.failedFuture(new UnsupportedOperationException("reshardHostedGroup"));
+    }
+
+    /**
      * Sets {@code logger}'s level on every live worker (this one included) over the control wire; answers the ids
      * of the workers that applied it, sorted, and fails (500) naming the workers that did not.
      */

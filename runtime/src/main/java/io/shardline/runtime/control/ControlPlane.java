@@ -165,4 +165,10 @@ public interface ControlPlane {
 
     /** Creates a stream's topology with {@code shards} shards; 409 when it exists, 400 for a bad name or count. */
     Future<StreamView> createStream(String stream, int shards);
+
+    /** Starts changing a stream's shard count; 400 for a bad count, 404, 409 when a change runs or it is unchanged. */
+    Future<StreamView> reshardStream(String stream, int shards);
+
+    /** Rolls a stream's running change back; 404, 409 when no change runs. */
+    Future<StreamView> rollbackStream(String stream);
 }

@@ -11,6 +11,7 @@ import io.shardline.runtime.listener.ListenerConfig;
 import io.shardline.runtime.topology.StreamSpec;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.RedisErrors;
+import io.shardline.runtime.reshard.ReshardStore;
 import io.shardline.runtime.retention.SharedStreams;
 import io.shardline.runtime.rest.entity.AuditEntry;
 import io.shardline.runtime.rest.entity.ConfigErrorInfo;
@@ -109,7 +110,7 @@ public final class DefaultControlPlane implements ControlPlane {
         this.cache = new ShardStatusCache(new ShardStatusReader(redis), () -> System.nanoTime() / 1_000_000);
         TopologyStore topologyStore = new TopologyStore(redis, cluster.clusterName());
         this.topologies = new TopologyCheck(topologyStore);
-        this.streamAdmin = new StreamAdmin(topologyStore, this::groups);
+        this.streamAdmin = new StreamAdmin(topologyStore, new ReshardStore(redis), this::groups);
         this.audit = new RedisAuditLog(redis, new MetadataKeys(cluster.clusterName()));
         this.plugins = plugins;
         this.groups = new GroupAdmin(cluster, redis, this::listenerStatuses);
@@ -313,6 +314,16 @@ public final class DefaultControlPlane implements ControlPlane {
     @Override
     public Future<StreamView> createStream(String stream, int shards) {
         return streamAdmin.create(stream, shards);
+    }
+
+    @Override
+    public Future<StreamView> reshardStream(String stream, int shards) {
+        return streamAdmin.reshard(stream, shards);
+    }
+
+    @Override
+    public Future<StreamView> rollbackStream(String stream) {
+        return streamAdmin.rollback(stream);
     }
 
     @Override

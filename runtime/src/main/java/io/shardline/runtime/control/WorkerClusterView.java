@@ -172,6 +172,14 @@ public final class WorkerClusterView implements ClusterView {
     }
 
     @Override
+    public Future<Boolean> reshardHostedGroup(String group, String stream, int shards, boolean rollback) {
+        return askLeader(GroupAdminWire.reshardRequest(group, stream, shards, rollback)).compose(reply -> reply
+                .map(r -> Future.succeededFuture(r.getBoolean("changed", false)))
+                .orElseGet(() -> Future.failedFuture(new IllegalStateException("no leader answered the change of "
+                        + "group '" + group + "''s shard set"))));
+    }
+
+    @Override
     public Future<List<String>> setLogLevelEverywhere(String logger, String level) {
         List<ClusterMember> live = view.get().members();
         List<Future<JsonObject>> answers = live.stream()

@@ -296,6 +296,11 @@ public final class CoordinatorVerticle extends VerticleBase {
                     answerAfterCommit(message, op, body, result, this::observeGroups,
                             () -> GroupAdminWire.deleteAnswer(result.response()));
                 }
+                case GroupAdminWire.RESHARD -> {
+                    CoordinatorResult<Boolean> result = GroupAdminWire.reshard(body, coordinator, now);
+                    answerAfterCommit(message, op, body, result, this::observeGroups,
+                            () -> GroupAdminWire.reshardAnswer(result.response()));
+                }
                 case ReadModelWire.DESCRIBE -> message.reply(ReadModelWire.answer(body, coordinator,
                         machine.view() == null ? List.of() : machine.view().members().stream().map(m -> m.workerId()).toList()));
                 default -> message.fail(ErrorCode.INVALID_REQUEST.code(), "unknown operation '" + op + "'");

@@ -4,13 +4,16 @@ import io.shardline.coordinator.CoordinatorResult;
 import io.shardline.coordinator.GroupCoordinator;
 import io.shardline.coordinator.GroupDeletion;
 import io.shardline.coordinator.protocol.ErrorCode;
+import io.shardline.coordinator.record.ChangeReason;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
  * The event-bus wire of the operators' group requests to the leader's coordinator: {@link #LIST} (every group
  * the coordinator hosts, with its streams and member count; nothing is written) and {@link #DELETE} (a group with
- * no member is forgotten through its tombstone record, committed like any decision before the answer). Stateless.
+ * no member is forgotten through its tombstone record, committed like any decision before the answer) and
+ * {@link #RESHARD} (the leader's resharding task changes a group's managed shard set; committed before the answer).
+ * Stateless.
  */
 public final class GroupAdminWire {
 
@@ -18,6 +21,8 @@ public final class GroupAdminWire {
     public static final String LIST = "listGroups";
     /** Operation: delete one group. */
     public static final String DELETE = "deleteGroup";
+    /** Operation: change the shard count of a stream in a group's managed shard set (a resharding's step). */
+    public static final String RESHARD = "reshardGroup";
 
     private GroupAdminWire() {
     }
@@ -30,6 +35,27 @@ public final class GroupAdminWire {
     /** The request to delete {@code groupId}. */
     public static JsonObject deleteRequest(String groupId) {
         return new JsonObject().put(CoordinatorWire.OP, DELETE).put("groupId", groupId);
+    }
+
+    /**
+     * The request to set {@code stream}'s shard count in group {@code groupId}'s shard set to {@code shards}
+     * ({@code rollback}: the step of a rollback).
+     */
+    public static JsonObject reshardRequest(String groupId, String stream, int shards, boolean rollback) {
+        return new JsonObject().put(CoordinatorWire.OP, RESHARD).put("groupId", groupId).put("stream", stream)
+                .put("shards", shards).put("rollback", rollback);
+    }
+
+    /** The decision on a {@link #RESHARD} request (the host commits its records before answering). */
+    static CoordinatorResult<Boolean> reshard(JsonObject body, GroupCoordinator coordinator, long nowMs) {
+        return coordinator.reshardGroup(nowMs, body.getString("groupId", ""), body.getString("stream", ""),
+                body.getInteger("shards", 0), body.getBoolean("rollback", false) ? ChangeReason.RESHARD_ROLLBACK
+                        : ChangeReason.SHARD_SET_CHANGED);
+    }
+
+    /** {@code {"error":0,"changed":true|false}}. */
+    static JsonObject reshardAnswer(boolean changed) {
+        return new JsonObject().put("error", ErrorCode.NONE.code()).put("changed", changed);
     }
 
     /** {@code {"error":0,"groups":[{"group","streams":{name:shards},"members"}]}}, sorted by group. */

@@ -51,6 +51,7 @@ public final class MetricCatalog {
         out.addAll(DropwizardCoordinatorMetrics.TEMPLATES);
         out.addAll(RedisMetrics.TEMPLATES);
         out.addAll(RetentionMetrics.TEMPLATES);
+        out.addAll(ReshardMetrics.TEMPLATES);
         return List.copyOf(out);
     }
 }

@@ -12,8 +12,9 @@ import java.util.TreeMap;
 /**
  * One logical stream's topology as stored in the hash {@link #key(String) {<stream>:topology}}: the fields
  * {@code format} (1), {@code stream}, {@code shards}, {@code routing_epoch}, {@code state}, and while a change
- * runs {@code target_shards} and {@code cutover} (a JSON object from old shard index to the entry id where its
- * old-layout records end), and {@code history} (a JSON array of the last {@value #HISTORY} changes). Immutable.
+ * runs {@code target_shards}, {@code from_shards}, {@code layouts}, {@code step}, {@code progress} and
+ * {@code cutover} (a JSON object from shard index to the entry id where its records before the current routing
+ * epoch end), and {@code history} (a JSON array of the last {@value #HISTORY} changes). Immutable.
  *
  * @param stream the logical stream
  * @param shards the shard count producers and groups use now
@@ -22,9 +23,13 @@ import java.util.TreeMap;
  * @param targetShards the shard count a change goes to, or 0 when {@link TopologyState#STABLE}
  * @param cutover per old shard index, the entry id where its old-layout records end (empty when stable)
  * @param history the last changes, oldest first
+ * @param fromShards while a change runs: the count before it (the last stable one), else 0
+ * @param layouts while a change runs: routing epoch to shard count from the stable epoch on, else empty
+ * @param progress while a change runs: the leader's last report of what each group waits for (JSON), else null
  */
 public record StreamTopology(String stream, int shards, long routingEpoch, TopologyState state, int targetShards,
-                             SortedMap<Integer, String> cutover, List<Change> history) {
+                             SortedMap<Integer, String> cutover, List<Change> history, int fromShards,
+                             SortedMap<Long, Integer> layouts, String progress) {
 
     /** How many changes the history keeps. */
     public static final int HISTORY = 10;
@@ -49,6 +54,7 @@ public record StreamTopology(String stream, int shards, long routingEpoch, Topol
         Objects.requireNonNull(state, "state");
         cutover = new TreeMap<>(cutover);
         history = List.copyOf(history);
+        layouts = new TreeMap<>(layouts);
         if (shards < 1) {
             throw new IllegalArgumentException("topology of stream '" + stream + "': shards must be >= 1, was " + shards);
         }
@@ -77,11 +83,22 @@ public record StreamTopology(String stream, int shards, long routingEpoch, Topol
             }).stream().map(StreamTopology::change).toList();
             return new StreamTopology(stream, Integer.parseInt(require(stream, fields, "shards")),
                     Long.parseLong(require(stream, fields, "routing_epoch")), TopologyState.parse(fields.get("state")),
-                    Integer.parseInt(fields.getOrDefault("target_shards", "0")), cutover, history);
+                    Integer.parseInt(fields.getOrDefault("target_shards", "0")), cutover, history,
+                    Integer.parseInt(fields.getOrDefault("from_shards", "0")), layouts(fields.get("layouts")),
+                    fields.get("progress"));
         } catch (JsonProcessingException | NumberFormatException e) {
             throw new IllegalStateException("the topology of stream '" + stream + "' (" + key(stream)
                     + ") is not readable: " + e.getMessage(), e);
         }
+    }
+
+    private static SortedMap<Long, Integer> layouts(String text) throws JsonProcessingException {
+        SortedMap<Long, Integer> out = new TreeMap<>();
+        if (text != null && !text.isBlank()) {
+            JSON.readValue(text, new TypeReference<Map<String, Integer>>() {
+            }).forEach((k, v) -> out.put(Long.parseLong(k), v));
+        }
+        return out;
     }
 
     private static Change change(Map<String, Object> m) {

@@ -10,8 +10,10 @@ import java.util.Optional;
 /**
  * Checks a listener's {@code streams} against the streams' topologies: a listener whose shard count of a stream
  * differs from the stream's topology is refused, with a message naming both counts and what to do (a stream's
- * shard count does not change by editing a listener: nothing would read the new shards' records, see
- * {@code docs/operations.md}, "Changing the shard count"). At a listener's start a missing topology is created
+ * shard count does not change by editing a listener: nothing would read the new shards' records; it changes with
+ * {@code bin/shardline streams reshard}, see {@code docs/operations.md}, "Changing the shard count"). While a change
+ * runs, every count of it (the one before and the one it goes to) is accepted: a worker restarted mid-change still
+ * has the old count in its listener file, and its members follow the group's shard set, which the leader changes. At a listener's start a missing topology is created
  * with the listener's count (the first listener of a stream fixes it); over REST it is only read. Thread-safe.
  */
 public final class TopologyCheck {
@@ -56,7 +58,7 @@ public final class TopologyCheck {
         List<String> problems = new ArrayList<>();
         for (StreamSpec spec : streams) {
             StreamTopology t = byName.get(spec.name());
-            if (t != null && t.shards() != spec.shardCount()) {
+            if (t != null && t.shards() != spec.shardCount() && !t.layouts().containsValue(spec.shardCount())) {
                 problems.add("streams=" + spec + " but stream '" + spec.name() + "' has " + t.shards()
                         + " shards (its topology " + StreamTopology.key(spec.name()) + ", routing epoch "
                         + t.routingEpoch() + ", " + t.state() + ")");
@@ -66,8 +68,8 @@ public final class TopologyCheck {
             return Optional.empty();
         }
         return Optional.of("listener '" + listener + "': " + String.join("; ", problems) + ". A stream's shard "
-                + "count does not change by editing a listener (the coordinator would never assign the other shards, "
-                + "and resharding is not supported yet): keep the stream's count in streams, or consume a new stream "
-                + "with the count you want (docs/operations.md, Changing the shard count)");
+                + "count does not change by editing a listener (the group would never read the records of the other "
+                + "layout): set the stream's current count in streams, and change a stream's count with "
+                + "bin/shardline streams reshard <stream> --shards N (docs/operations.md, Changing the shard count)");
     }
 }

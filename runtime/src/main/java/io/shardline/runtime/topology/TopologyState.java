@@ -3,9 +3,8 @@ package io.shardline.runtime.topology;
 import java.util.Locale;
 
 /**
- * The state of a stream's topology, stored as its name. Only {@link #STABLE} is reached today; the other states
- * are part of the record's format so that a resharding can be stored without changing it
- * ({@code docs/protocol.md}, "The topology record").
+ * The state of a stream's topology, stored as its name ({@code docs/protocol.md}, "The topology record"); a
+ * resharding moves it through the states of {@code io.shardline.runtime.reshard.ReshardState}.
  */
 public enum TopologyState {
     /** The stream has {@code shards} shards and producers route with {@code hash mod shards}. */

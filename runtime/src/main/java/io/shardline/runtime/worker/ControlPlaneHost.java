@@ -13,10 +13,13 @@ import io.shardline.runtime.listener.ListenerConfig;
 import io.shardline.runtime.metrics.JmxMetrics;
 import io.shardline.runtime.metrics.ListenerHistory;
 import io.shardline.runtime.metrics.RedisMetrics;
+import io.shardline.runtime.metrics.ReshardMetrics;
 import io.shardline.runtime.metrics.RetentionMetrics;
 import io.shardline.runtime.metrics.ShardMetrics;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.reshard.GroupShardSets;
+import io.shardline.runtime.reshard.ReshardTask;
 import io.shardline.runtime.rest.RestServerVerticle;
 import io.shardline.runtime.rest.RestSettings;
 import io.shardline.runtime.retention.RetentionTask;
@@ -24,6 +27,7 @@ import io.shardline.runtime.retention.RetentionTrim;
 import io.shardline.runtime.config.WorkerConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
@@ -45,9 +49,11 @@ public final class ControlPlaneHost {
     private final JmxMetrics jmx;
     private final ListenerStatusSampler sampler;
     private final RetentionTask retention;
+    private final ReshardTask reshard;
 
     private ControlPlaneHost(RestServerVerticle rest, ControlEndpoint endpoint, JmxMetrics jmx,
-                             ListenerStatusSampler sampler, RetentionTask retention) {
+                             ListenerStatusSampler sampler, RetentionTask retention, ReshardTask reshard) {
+        this.reshard = reshard;
         this.rest = rest;
         this.endpoint = endpoint;
         this.jmx = jmx;
@@ -87,8 +93,29 @@ public final class ControlPlaneHost {
                                 return all;
                             }), leader, new RetentionMetrics(registry), System::currentTimeMillis, config.retention());
                     retention.start();
-                    return new ControlPlaneHost(rest, endpoint, JmxMetrics.start(registry), sampler, retention);
+                    // Resharding runs on the leader too (docs/operations.md, "Changing the shard count").
+                    ReshardTask reshard = ReshardTask.of(vertx, redis, config.clusterName(), groupShardSets(cluster),
+                            leader, new ReshardMetrics(registry), config.heartbeatIntervalMs());
+                    reshard.start();
+                    return new ControlPlaneHost(rest, endpoint, JmxMetrics.start(registry), sampler, retention,
+                            reshard);
                 }));
+    }
+
+    /** The groups on a stream and their shard-set changes, through the leader's coordinator. */
+    private static GroupShardSets groupShardSets(ClusterView cluster) {
+        return new GroupShardSets() {
+            @Override
+            public Future<List<OnStream>> on(String stream) {
+                return cluster.hostedGroups().map(all -> all.stream().filter(g -> g.streams().containsKey(stream))
+                        .map(g -> new OnStream(g.group(), g.streams().get(stream), g.members())).toList());
+            }
+
+            @Override
+            public Future<Void> resize(String group, String stream, int shards, boolean rollback) {
+                return cluster.reshardHostedGroup(group, stream, shards, rollback).mapEmpty();
+            }
+        };
     }
 
     /** The REST server's port. */
@@ -101,6 +128,7 @@ public final class ControlPlaneHost {
         endpoint.close();
         sampler.close();
         retention.close();
+        reshard.close();
         jmx.close();
     }
 }

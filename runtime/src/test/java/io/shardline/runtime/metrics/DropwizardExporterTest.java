@@ -144,6 +144,9 @@ public class DropwizardExporterTest {
         RetentionMetrics retention = new RetentionMetrics(registry);
         retention.trimmed("or:ders", 9);
         retention.held("or:ders", 1, 4, 2_000);
+        ReshardMetrics reshard = new ReshardMetrics(registry);
+        reshard.stream("or:ders", 1, 3);
+        reshard.waiting("or:ders", 2);
         MemberMetrics member = new MemberMetrics(registry, "w1-orders.v2-m0");
         member.heartbeat(2_000_000);
         member.epoch(4);

@@ -9,8 +9,10 @@ import java.util.Objects;
 
 /**
  * {@code GET /streams} (every stream of the cluster: name, shards, routing epoch, state, groups on it),
- * {@code GET /streams/{stream}} (one, with its topology's history) and {@code POST /streams} with
- * {@code {"stream": S, "shards": N}} (creates the stream's topology: 201; 409 when it exists). Stateless.
+ * {@code GET /streams/{stream}} (one, with its topology's history and a running change's progress),
+ * {@code POST /streams} with {@code {"stream": S, "shards": N}} (creates the stream's topology: 201; 409 when it
+ * exists), {@code POST /streams/{stream}/reshard} with {@code {"shards": M}} (starts a change: 202 with the stream)
+ * and {@code POST /streams/{stream}/reshard/rollback} (202). Stateless.
  */
 public final class StreamRoutes {
 
@@ -26,6 +28,22 @@ public final class StreamRoutes {
         Router router = Router.router(vertx);
         router.get("/").respond(ctx -> plane.streams());
         router.get("/:stream").respond(ctx -> Requests.guarded(() -> plane.stream(ctx.pathParam("stream"))));
+        router.post("/:stream/reshard").respond(ctx -> Requests.guarded(() -> {
+            JsonObject body = Requests.jsonBody(ctx);
+            Requests.onlyFields(body, java.util.Set.of("shards"));
+            if (!(body.getValue("shards") instanceof Number shards) || shards.doubleValue() != shards.intValue()) {
+                throw ControlPlaneException.badRequest("body: a JSON object {\"shards\": 32} with the new shard count");
+            }
+            return plane.reshardStream(ctx.pathParam("stream"), shards.intValue()).map(view -> {
+                ctx.response().setStatusCode(202);
+                return view;
+            });
+        }));
+        router.post("/:stream/reshard/rollback").respond(ctx -> Requests.guarded(() ->
+                plane.rollbackStream(ctx.pathParam("stream")).map(view -> {
+                    ctx.response().setStatusCode(202);
+                    return view;
+                })));
         router.post("/").respond(ctx -> Requests.guarded(() -> {
             JsonObject body = Requests.jsonBody(ctx);
             Requests.onlyFields(body, java.util.Set.of("stream", "shards"));

@@ -1,0 +1,307 @@
+package io.shardline.runtime.reshard;
+
+import io.shardline.runtime.topology.StreamSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The pure state machine of one stream's shard count (docs/protocol.md, "Resharding"): {@code STABLE ->
+ * RESHARDING(n -> m, epoch E) -> STABLE}, a rollback ({@code ROLLING_BACK}: a new epoch whose layout is the count
+ * before the change) in every state until the change completes, and a new change during a rollback. A running
+ * change is a chain of layouts, one shard count per routing epoch, starting with the stable one; the machine is
+ * rebuilt from that chain (the topology record) by a leader that takes over, and decides again from what it
+ * observes ({@link Progress}); every decision is idempotent. No I/O, no clock, not thread-safe.
+ *
+ * <p>The barrier: shard {@code j} of epoch {@code e}'s layout ({@code m} shards after {@code n}) is released for a
+ * group (read past its cutover of {@code e}) once every parent {@code p < n, p = j (mod gcd(n, m))} was read and
+ * acknowledged by that group up to its own cutover of {@code e}, after passing its own barrier of the epoch
+ * before (in a chain of changes); a shard {@code j >= m} has no record of epoch {@code e} and is released at once. Epochs are released one after the other, each by its own rule. The change
+ * completes when every group passed every barrier of the last epoch and drained every shard the last layout
+ * leaves out; those are then retired.
+ */
+public final class Reshard {
+
+    private final String stream;
+    private final TreeMap<Long, Integer> layouts;
+    private ReshardState state;
+    private boolean completing;
+
+    private Reshard(String stream, ReshardState state, SortedMap<Long, Integer> layouts, boolean completing) {
+        this.stream = Objects.requireNonNull(stream, "stream");
+        this.state = Objects.requireNonNull(state, "state");
+        this.layouts = new TreeMap<>(layouts);
+        this.completing = completing;
+        if (this.layouts.isEmpty() || (state == ReshardState.STABLE) != (this.layouts.size() == 1)) {
+            throw new IllegalArgumentException("stream '" + stream + "': state " + state + " with layouts " + layouts);
+        }
+    }
+
+    /** A stable stream of {@code shards} shards under routing epoch {@code epoch}. */
+    public static Reshard stable(String stream, long epoch, int shards) {
+        return new Reshard(stream, ReshardState.STABLE, new TreeMap<>(Map.of(epoch, shards)), false);
+    }
+
+    /** The machine a leader rebuilds from the topology record. */
+    public static Reshard restore(String stream, ReshardState state, SortedMap<Long, Integer> layouts,
+                                  boolean completing) {
+        return new Reshard(stream, state, layouts, completing);
+    }
+
+    /**
+     * Starts a change to {@code shards} (a new routing epoch). Allowed when stable or during a rollback.
+     *
+     * @throws ReshardRefusedException saying why when the count is bad, unchanged, or a change runs
+     */
+    public void start(int shards) {
+        if (shards < 1 || shards > StreamSpec.MAX_SHARDS) {
+            throw new ReshardRefusedException(ReshardRefusedException.Reason.BAD_COUNT, "shards: must be 1.."
+                    + StreamSpec.MAX_SHARDS + ", was " + shards);
+        }
+        if (state == ReshardState.RESHARDING || completing) {
+            throw new ReshardRefusedException(ReshardRefusedException.Reason.CONFLICT, "stream '" + stream
+                    + "' is already changing from " + fromShards() + " to " + shards() + " shards (routing epoch "
+                    + epoch() + (completing ? ", completing" : "") + "): wait until it is STABLE, or roll it back "
+                    + "(bin/shardline streams rollback " + stream + ")");
+        }
+        if (shards == shards()) {
+            throw new ReshardRefusedException(ReshardRefusedException.Reason.CONFLICT, "stream '" + stream
+                    + "' has " + shards + " shards already (routing epoch " + epoch() + ")");
+        }
+        transitionTo(ReshardState.RESHARDING);
+        layouts.put(epoch() + 1, shards);
+    }
+
+    /**
+     * Rolls the running change back to the count before it (a new routing epoch).
+     *
+     * @throws ReshardRefusedException when nothing runs, a rollback runs already, or the change is completing
+     */
+    public void rollback() {
+        if (state == ReshardState.STABLE || completing) {
+            throw new ReshardRefusedException(ReshardRefusedException.Reason.CONFLICT, "stream '" + stream
+                    + "' has no change to roll back (" + (completing ? "its change to " + shards()
+                    + " shards is completing" : "it is STABLE with " + shards() + " shards") + "): change the count "
+                    + "with bin/shardline streams reshard " + stream + " --shards N");
+        }
+        if (state == ReshardState.ROLLING_BACK) {
+            throw new ReshardRefusedException(ReshardRefusedException.Reason.CONFLICT, "stream '" + stream
+                    + "' is already rolling back to " + shards() + " shards (routing epoch " + epoch() + ")");
+        }
+        transitionTo(ReshardState.ROLLING_BACK);
+        layouts.put(epoch() + 1, fromShards());
+    }
+
+    /**
+     * What to do now given {@code p}, in order. Moves to {@code STABLE} when it returns {@link Decision.Complete}.
+     */
+    public List<Decision> decide(Progress p) {
+        if (state == ReshardState.STABLE) {
+            return List.of();
+        }
+        List<Decision> out = new ArrayList<>();
+        if (!completing) {
+            boolean settled = settle(p, out);
+            if (!settled || !ready(p, out)) {
+                return out;
+            }
+            completing = true;
+            out.add(new Decision.Persist());
+        }
+        long e = epoch();
+        int m = shards();
+        p.groups().forEach((g, managed) -> {
+            if (managed != m) {
+                out.add(new Decision.Resize(g, m, state == ReshardState.ROLLING_BACK));
+            }
+        });
+        for (int i = m; i < maxShards(); i++) {
+            out.add(new Decision.Retire(i));
+        }
+        out.add(new Decision.Complete(e, m));
+        transitionTo(ReshardState.STABLE);
+        layouts.clear();
+        layouts.put(e, m);
+        completing = false;
+        return out;
+    }
+
+    /** Flips, groups on new shards, growth and releases; true when nothing but releases was left to do. */
+    private boolean settle(Progress p, List<Decision> out) {
+        long e = epoch();
+        int max = maxShards();
+        int size = out.size();
+        for (int i = 0; i < max; i++) {
+            if (p.routing(i).epoch() < e) {
+                out.add(new Decision.Flip(i, e));
+            }
+        }
+        p.groups().forEach((g, managed) -> {
+            if (managed < max) {
+                out.add(new Decision.Resize(g, max, state == ReshardState.ROLLING_BACK));
+            }
+            for (int j = fromShards(); j < max; j++) {
+                if (p.position(g, j).isEmpty()) {
+                    out.add(new Decision.CreateGroup(g, j));
+                }
+            }
+        });
+        boolean settled = out.size() == size;
+        for (String g : p.groups().keySet()) {
+            for (int j = 0; j < max; j++) {
+                long released = releasable(p, g, j);
+                if (released > p.routing(j).released(g)) {
+                    out.add(new Decision.Release(g, j, released));
+                }
+            }
+        }
+        return settled;
+    }
+
+    /** Whether every barrier of the last epoch passed (after {@code out}) and every left-out shard is drained. */
+    private boolean ready(Progress p, List<Decision> out) {
+        long e = epoch();
+        for (String g : p.groups().keySet()) {
+            for (int j = 0; j < shards(); j++) {
+                if (releasable(p, g, j) < e) {
+                    return false;
+                }
+            }
+            for (int i = shards(); i < maxShards(); i++) {
+                if (!drained(p, g, i, e)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** The highest epoch of the chain up to which every barrier of {@code j} passed for {@code g}. */
+    private long releasable(Progress p, String g, int j) {
+        long released = p.routing(j).released(g);
+        for (long e : layouts.tailMap(layouts.firstKey(), false).keySet()) {
+            if (e <= released) {
+                continue;
+            }
+            if (!waitingFor(p, g, j, e).isEmpty() || p.routing(j).epoch() < e) {
+                break;
+            }
+            released = e;
+        }
+        return released;
+    }
+
+    /** The parents of {@code j} at epoch {@code e} that {@code g} has not drained to their cutover of {@code e}. */
+    List<Integer> waitingFor(Progress p, String g, int j, long e) {
+        int n = layouts.lowerEntry(e).getValue();
+        int m = layouts.get(e);
+        List<Integer> waiting = new ArrayList<>();
+        if (j >= m) {
+            return waiting;
+        }
+        long before = layouts.lowerKey(e);
+        for (int parent : parents(j, n, m)) {
+            // A parent's own earlier barriers come first: drained to this cutover without them, it could have
+            // skipped no record, but its earlier epochs' records of these keys would not be known handled.
+            boolean earlier = before == layouts.firstKey() || p.routing(parent).released(g) >= before;
+            if (!earlier || !drained(p, g, parent, e)) {
+                waiting.add(parent);
+            }
+        }
+        return waiting;
+    }
+
+    /** The shards the last layout leaves out that {@code g} has not drained to their last cutover. */
+    public List<Integer> undrained(Progress p, String g) {
+        List<Integer> out = new ArrayList<>();
+        for (int i = shards(); i < maxShards(); i++) {
+            if (!drained(p, g, i, epoch())) {
+                out.add(i);
+            }
+        }
+        return out;
+    }
+
+    private static boolean drained(Progress p, String g, int shard, long e) {
+        return p.routing(shard).cutoverFor(e).map(cut -> "0-0".equals(cut)
+                || p.position(g, shard).map(pos -> pos.drainedTo(cut)).orElse(false)).orElse(false);
+    }
+
+    /** The parents of shard {@code j} of an {@code m}-shard layout that follows an {@code n}-shard one. */
+    public static List<Integer> parents(int j, int n, int m) {
+        int g = gcd(n, m);
+        List<Integer> out = new ArrayList<>();
+        for (int p = j % g; p < n; p += g) {
+            out.add(p);
+        }
+        return out;
+    }
+
+    private static int gcd(int a, int b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
+
+    /**
+     * What shard {@code j} waits for in group {@code g}: the next epoch of the chain not released there and the
+     * parents not drained for it (empty list: it can be released), or empty when every barrier passed.
+     */
+    public java.util.Optional<Map.Entry<Long, List<Integer>>> waits(Progress p, String g, int j) {
+        long released = p.routing(j).released(g);
+        for (long e : layouts.tailMap(layouts.firstKey(), false).keySet()) {
+            if (e > released) {
+                return java.util.Optional.of(Map.entry(e, waitingFor(p, g, j, e)));
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    private void transitionTo(ReshardState next) {
+        if (!next.previousValidStates().contains(state)) {
+            throw new IllegalStateException("stream '" + stream + "': invalid transition " + state + " -> " + next);
+        }
+        state = next;
+    }
+
+    /** The state. */
+    public ReshardState state() {
+        return state;
+    }
+
+    /** Whether the change passed every barrier and is retiring shards and completing. */
+    public boolean completing() {
+        return completing;
+    }
+
+    /** The routing epoch producers use now. */
+    public long epoch() {
+        return layouts.lastKey();
+    }
+
+    /** The shard count producers use now. */
+    public int shards() {
+        return layouts.lastEntry().getValue();
+    }
+
+    /** The shard count before the running chain of changes (the stable one). */
+    public int fromShards() {
+        return layouts.firstEntry().getValue();
+    }
+
+    /** The highest shard count of the chain: every shard below it is involved. */
+    public int maxShards() {
+        return layouts.values().stream().mapToInt(Integer::intValue).max().orElseThrow();
+    }
+
+    /** Routing epoch to shard count, from the stable epoch on. */
+    public SortedMap<Long, Integer> layouts() {
+        return new TreeMap<>(layouts);
+    }
+
+    /** The stream. */
+    public String stream() {
+        return stream;
+    }
+}
