@@ -2,6 +2,7 @@ package io.shardline.runtime.reshard;
 
 import io.shardline.producer.routing.ShardRouting;
 import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.redis.RedisErrorKind;
 import io.shardline.runtime.store.LuaScript;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
@@ -128,7 +129,7 @@ final class ReshardShards {
     Future<Void> createGroup(String stream, int shard, String group) {
         return redis.send(Request.cmd(Command.XGROUP).arg("CREATE").arg(ShardRouting.shardKey(stream, shard))
                         .arg(group).arg("0").arg("MKSTREAM")).<Void>mapEmpty()
-                .recover(e -> String.valueOf(e.getMessage()).startsWith("BUSYGROUP") ? Future.succeededFuture()
+                .recover(e -> RedisErrorKind.classify(e) == RedisErrorKind.BUSY_GROUP ? Future.succeededFuture()
                         : Future.failedFuture(e));
     }
 
