@@ -172,6 +172,14 @@ public final class RedisClient {
     }
 
     /**
+     * The pool of a dedicated connection's client on a Redis Cluster: a cluster connection holds one connection per
+     * primary and takes one more to read the slot map, so a pool of one left the connection without a link to some
+     * primaries and their commands waited until they timed out (RedisClusterIntegrationTest: the first status read
+     * of a shard on such a primary). A bound, not an allocation: connections open as the cluster needs them.
+     */
+    static final int CLUSTER_DEDICATED_POOL = 16;
+
+    /**
      * Opens a dedicated connection that reconnects with backoff when it breaks or a command on it
      * times out. Close it when done.
      *
@@ -180,7 +188,8 @@ public final class RedisClient {
     public ReconnectingConnection dedicated(String name) {
         Backoff backoff = new Backoff(config.reconnectInitialMs(), config.reconnectMaxMs(), random);
         ReconnectingConnection connection = new ReconnectingConnection(vertx, name,
-                () -> Redis.createClient(vertx, options(config, 1, 64)), config.commandTimeoutMs(), backoff);
+                () -> Redis.createClient(vertx, options(config, config.cluster() ? CLUSTER_DEDICATED_POOL : 1, 64)),
+                config.commandTimeoutMs(), backoff);
         connection.start();
         return connection;
     }
