@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * order: (1) the coordinator decides; (2) its records are appended to Redis under the leader epoch and
  * store revision, and its audit events to the group's audit stream (one Lua script; a deposed leader is refused,
  * so it stores neither; {@link io.shardline.runtime.store.RedisAuditLog}); (3) the owner key of every shard handed
- * to a member is written (contract 5); (4) only then is the answer sent. If (2) or (3) fails the answer
+ * to a member is written (docs/protocol.md, section 5); (4) only then is the answer sent. If (2) or (3) fails the answer
  * is dropped, this coordinator instance is discarded and, if this worker still leads, a new leader epoch
  * is claimed and the state rebuilt from Redis. If Redis reports a new {@code run_id} (it restarted) the
  * leader re-fences the same way before writing again.

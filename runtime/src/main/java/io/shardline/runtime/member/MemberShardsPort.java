@@ -5,7 +5,7 @@ import io.shardline.runtime.shard.MemberShards;
 import io.vertx.core.Future;
 
 /**
- * What the heartbeat loop needs from a member's shard consumption (contract 6): start a shard under
+ * What the heartbeat loop needs from a member's shard consumption (docs/architecture.md, "A heartbeat's way"): start a shard under
  * its owner epoch, release it (the future completes when its in-flight batch finished), stop everything
  * at once. {@link #of(MemberShards)} adapts the consumption helper's poller; tests pass a fake.
  */

@@ -26,7 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The shards one logical member owns, and the poller that serves them (contract 6: the member's
+ * The shards one logical member owns, and the poller that serves them (docs/architecture.md, "A record's way": the member's
  * heartbeat loop calls {@link #acquire}, {@link #release}, {@link #fenceAll}; REST calls pause/resume).
  *
  * <p>Multiplexing (docs/architecture.md, "One shard's state machine"): the member serves its shards over {@code max.concurrency} local workers, which
