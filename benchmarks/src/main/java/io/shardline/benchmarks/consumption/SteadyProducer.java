@@ -82,6 +82,12 @@ final class SteadyProducer {
         }
     }
 
+    /** Closes the producer's connection and client (after {@link #run} or {@link #stop}). */
+    void close() {
+        connection.close();
+        client.close();
+    }
+
     /** Records acknowledged by Redis so far. */
     long sent() {
         return sent.get();
