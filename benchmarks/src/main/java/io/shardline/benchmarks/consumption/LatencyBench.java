@@ -22,7 +22,9 @@ import java.util.Map;
  * default 10: JIT and connections). A producer in the same JVM writes round-robin over the shards, each record
  * carrying System.nanoTime() at its XADD; latency = handler call - XADD issue. Per phase 5 s warm-up, then
  * {@code bench.latency.seconds} (default 20) measured. Prints p50/p99/p99.9/max of both and the ratio of Shardline's
- * p99 and p99.9 to the baseline's (target: within 2x).
+ * p99 and p99.9 to the baseline's (target: within 2x). {@code -Dbench.latency.baseline=false} runs Shardline's phases
+ * alone (to compare builds: with {@code bench.latency.warmupSeconds=0} and {@code bench.latency.rates=10000} it is the
+ * single phase this bench ran before the baseline was added).
  */
 final class LatencyBench {
 
@@ -34,6 +36,7 @@ final class LatencyBench {
     static void run() {
         long measuredMs = Long.getLong("bench.latency.seconds", 20) * 1_000;
         int rounds = Integer.getInteger("bench.latency.rounds", 1);
+        boolean withBaseline = Boolean.parseBoolean(System.getProperty("bench.latency.baseline", "true"));
         for (String r : System.getProperty("bench.latency.rates", "5000,10000").split(",")) {
             int rate = Integer.parseInt(r.trim());
             try (BenchRedis b = new BenchRedis()) {
@@ -42,18 +45,26 @@ final class LatencyBench {
                 List<long[]> shardline = new ArrayList<>();
                 long warmMs = Long.getLong("bench.latency.warmupSeconds", 10) * 1_000;
                 if (warmMs > 0) { // JIT and first connections of both sides before anything is measured
-                    baseline(b, shards, rate, warmMs, "warm-base");
+                    if (withBaseline) {
+                        baseline(b, shards, rate, warmMs, "warm-base");
+                    }
                     shardline(b, shards, rate, warmMs, "warm-g");
                 }
                 for (int round = 0; round < rounds; round++) {
                     boolean baseFirst = round % 2 == 0;
                     for (int k = 0; k < 2; k++) {
                         if (baseFirst == (k == 0)) {
+                            if (!withBaseline) {
+                                continue;
+                            }
                             base.add(baseline(b, shards, rate, measuredMs, "base" + round));
                         } else {
                             shardline.add(shardline(b, shards, rate, measuredMs, "g" + round));
                         }
                     }
+                }
+                if (!withBaseline) {
+                    continue; // each Shardline phase printed its own line
                 }
                 long[] baseAll = concat(base);
                 long[] ours = concat(shardline);

@@ -45,8 +45,11 @@ import org.slf4j.LoggerFactory;
 final class WakeUpLoop {
 
     private static final Logger LOG = LoggerFactory.getLogger(WakeUpLoop.class);
-    /** How long a shard gone idle may wait for the blocking read to return by itself before it is interrupted. */
-    static final long UNBLOCK_DELAY_MS = 2;
+    /**
+     * How long a shard gone idle may wait for the blocking read to return by itself before it is interrupted: not at
+     * all, past the end of the current task ({@link #interruptSoon}).
+     */
+    static final long UNBLOCK_DELAY_MS = 0;
     /** The longest poll interval in cluster mode. */
     static final long MAX_CLUSTER_POLL_MS = 50;
 
@@ -237,24 +240,33 @@ final class WakeUpLoop {
     }
 
     /**
-     * Interrupts the blocking read so it is issued again with the new idle set, unless it returns by
-     * itself within {@code unblockDelayMs} ({@value #UNBLOCK_DELAY_MS} ms; under load it does, as soon as any idle
-     * shard gets an entry): this keeps {@code CLIENT UNBLOCK} off the hot path while a shard that went idle waits at
-     * most a few milliseconds to be watched. The timer looks at the read in flight when it fires: a read issued
-     * after the timer was set still misses the shards that went idle after it was issued ({@code unwatched}), so it
-     * is interrupted too (one timer serves them all).
+     * Interrupts the blocking read so it is issued again with the new idle set. With a delay of 0 ({@value
+     * #UNBLOCK_DELAY_MS}, the default) the interrupt goes at the end of the current task on the member's context, so
+     * shards going idle in one burst share one {@code CLIENT UNBLOCK}: a record reaching a shard gone idle unwatched waits
+     * about two round trips (the interrupt, the read issued again) instead of a timer's delay. (A 2 ms delay, tried
+     * first, kept about 3 % of records waiting up to 2 ms plus the timer's lateness: docs/benchmarks.md, "Latency".)
+     * With a delay, the read may return by itself first (as soon as any shard it watches gets an entry). Either way
+     * the check looks at the read in flight when it runs: a read issued after the interrupt was scheduled still
+     * misses the shards that went idle after it was issued ({@code unwatched}), so it is interrupted too (one check
+     * serves them all).
      */
     private void interruptSoon() {
         if (unblockScheduled || unblockSent) {
             return;
         }
         unblockScheduled = true;
-        context.owner().setTimer(unblockDelayMs, t -> context.runOnContext(v -> {
-            unblockScheduled = false;
-            if (reading && unwatched) {
-                interrupt();
-            }
-        }));
+        if (unblockDelayMs <= 0) {
+            context.runOnContext(v -> interruptIfUnwatched());
+        } else {
+            context.owner().setTimer(unblockDelayMs, t -> context.runOnContext(v -> interruptIfUnwatched()));
+        }
+    }
+
+    private void interruptIfUnwatched() {
+        unblockScheduled = false;
+        if (reading && unwatched) {
+            interrupt();
+        }
     }
 
     private void interrupt() {

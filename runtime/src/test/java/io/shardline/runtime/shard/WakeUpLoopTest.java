@@ -129,6 +129,28 @@ class WakeUpLoopTest {
         await(on(context, () -> { }).compose(v -> loop.close()));
     }
 
+    /**
+     * With the default delay ({@link WakeUpLoop#UNBLOCK_DELAY_MS} = 0) a shard that goes idle unwatched has the read in
+     * flight interrupted at once, with no timer (here the read would block a minute): an entry added then wakes it.
+     */
+    @Test
+    void aShardGoneIdleUnwatchedIsWatchedAtOnceByDefault() {
+        TwoIdleShards t = new TwoIdleShards(WakeUpLoop.UNBLOCK_DELAY_MS);
+        ShardId a = t.a;
+        add(redis, a, 1);
+        waitUntil("shard 0 woken", 10_000, () -> t.woken.contains(a));
+        String last = add(redis, a, 3).get(2); // while shard 0 "reads": the read returns for it and stops watching it
+        waitUntil("the read blocks again", 10_000, () -> blockedClients() == 1);
+        long unblocksBefore = unblocks();
+        await(on(t.context, () -> t.loop.add(a, last)));
+        waitUntil("the read was interrupted at once and blocks on both again", 10_000,
+                () -> unblocks() == unblocksBefore + 1 && blockedClients() == 1);
+        add(redis, a, 1);
+        waitUntil("shard 0 woken again", 10_000, () -> t.woken.size() == 2);
+        assertThat(t.woken).containsExactly(a, a);
+        await(on(t.context, () -> { }).compose(v -> t.loop.close()));
+    }
+
     /** Two shards with one entry each, idle on a new loop whose blocking read is in flight. */
     private final class TwoIdleShards {
         final ShardId a = new ShardId("orders", 0);
