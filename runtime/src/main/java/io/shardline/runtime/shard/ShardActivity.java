@@ -1,6 +1,9 @@
 package io.shardline.runtime.shard;
 
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -31,8 +34,16 @@ public enum ShardActivity {
     /** Released or fenced, nothing in flight. Terminal. */
     DONE;
 
-    /** The activities this one may be entered from. */
+    /** The sets of {@link #previousValid}, built once: the gate checks an edge several times per batch. */
+    private static final List<Set<ShardActivity>> PREVIOUS_VALID =
+            Arrays.stream(values()).map(a -> Collections.unmodifiableSet(a.edgesInto())).toList();
+
+    /** The activities this one may be entered from (unmodifiable). */
     Set<ShardActivity> previousValid() {
+        return PREVIOUS_VALID.get(ordinal());
+    }
+
+    private EnumSet<ShardActivity> edgesInto() {
         return switch (this) {
             case STARTING -> EnumSet.noneOf(ShardActivity.class);
             case PARKED -> EnumSet.of(STARTING, QUEUED, STEPPING, IDLE, LINGERING, WAITING);

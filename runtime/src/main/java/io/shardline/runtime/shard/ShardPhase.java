@@ -1,6 +1,9 @@
 package io.shardline.runtime.shard;
 
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -31,8 +34,16 @@ public enum ShardPhase {
     /** Lost: another owner or epoch holds the shard in Redis, or the member fenced itself. Terminal. */
     FENCED;
 
-    /** The phases this one may be entered from. */
+    /** The sets of {@link #previousValidPhases}, built once: the gate reads them on every transition. */
+    private static final List<Set<ShardPhase>> PREVIOUS_VALID =
+            Arrays.stream(values()).map(p -> Collections.unmodifiableSet(p.edgesInto())).toList();
+
+    /** The phases this one may be entered from (unmodifiable). */
     Set<ShardPhase> previousValidPhases() {
+        return PREVIOUS_VALID.get(ordinal());
+    }
+
+    private EnumSet<ShardPhase> edgesInto() {
         return switch (this) {
             case TAKING_OVER -> EnumSet.noneOf(ShardPhase.class);
             case REPLAYING -> EnumSet.of(TAKING_OVER, READING);
