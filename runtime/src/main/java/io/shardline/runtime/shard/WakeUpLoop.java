@@ -244,7 +244,8 @@ final class WakeUpLoop {
      * #UNBLOCK_DELAY_MS}, the default) the interrupt goes at the end of the current task on the member's context, so
      * shards going idle in one burst share one {@code CLIENT UNBLOCK}: a record reaching a shard gone idle unwatched waits
      * about two round trips (the interrupt, the read issued again) instead of a timer's delay. (A 2 ms delay, tried
-     * first, kept about 3 % of records waiting up to 2 ms plus the timer's lateness: docs/benchmarks.md, "Latency".)
+     * first, kept an estimated 2–3 % of records waiting up to 2 ms plus the timer's lateness: docs/benchmarks.md,
+     * "Consumption", History.)
      * With a delay, the read may return by itself first (as soon as any shard it watches gets an entry). Either way
      * the check looks at the read in flight when it runs: a read issued after the interrupt was scheduled still
      * misses the shards that went idle after it was issued ({@code unwatched}), so it is interrupted too (one check
