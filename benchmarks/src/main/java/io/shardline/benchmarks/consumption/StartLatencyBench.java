@@ -68,19 +68,21 @@ final class StartLatencyBench {
                 int[] handling = shardsPerWindow(samples, from, to);
                 int[] controlHandling = shardsPerWindow(controlSamples, from, to);
                 int stalls = 0;
+                int ownNow = 0;
                 for (int w = 0; w < handling.length; w++) {
                     if (handling[w] == 0 && sec > 0) { // the first second: the shards are still being taken
                         stalls++;
                         if (controlHandling[w] >= SHARDS / 2) {
+                            ownNow++;
                             own++;
                         } else {
                             both++;
                         }
                     }
                 }
-                System.out.printf(Locale.ROOT, "  s %2d: shardline %5d records, p99 %7.2f ms, max %7.2f ms, %d windows with no shard handling; "
+                System.out.printf(Locale.ROOT, "  s %2d: shardline %5d records, p99 %7.2f ms, max %7.2f ms, %d windows with no shard handling (%d Shardline's own); "
                                 + "control %5d records, p99 %7.2f ms, max %7.2f ms, fewest shards handling in a window %d%n",
-                        sec, lat.length, BenchStats.quantileMs(lat, 0.99), BenchStats.quantileMs(lat, 1.0), stalls,
+                        sec, lat.length, BenchStats.quantileMs(lat, 0.99), BenchStats.quantileMs(lat, 1.0), stalls, ownNow,
                         controlLat.length, BenchStats.quantileMs(controlLat, 0.99), BenchStats.quantileMs(controlLat, 1.0),
                         Arrays.stream(controlHandling).min().orElse(0));
             }
