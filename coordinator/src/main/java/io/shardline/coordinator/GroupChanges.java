@@ -326,21 +326,33 @@ final class GroupChanges {
         return all;
     }
 
-    /** True when one of {@code shards} is free, read by a member, and in no member's target. */
+    /**
+     * True when one of {@code shards} is free, read by a member, and in no member's target. The free shards are found
+     * first and each is looked up in the members' targets; only when there are more of them than members is the union
+     * of all targets built: a heartbeat that reports a few released shards costs O(members), not O(shards), so a large
+     * group's rebalance costs the coordinator linearly in its heartbeats (docs/benchmarks.md, "Cost curve").
+     */
     private boolean withheldFreeShard(Iterable<ShardId> shards) {
-        HashSet<ShardId> targeted = new HashSet<>();
         HashSet<String> read = new HashSet<>();
         for (Member m : group.members().values()) {
-            targeted.addAll(group.target(m.memberId()));
             read.addAll(m.subscriptions());
         }
+        List<ShardId> free = new ArrayList<>();
         for (ShardId s : shards) {
             if (s.index() < group.config().shardCount(s.stream()) && read.contains(s.stream())
-                    && !targeted.contains(s) && group.owner(s).isFree()) {
-                return true;
+                    && group.owner(s).isFree()) {
+                free.add(s);
             }
         }
-        return false;
+        if (free.size() > group.members().size()) {
+            HashSet<ShardId> targeted = new HashSet<>();
+            for (Member m : group.members().values()) {
+                targeted.addAll(group.target(m.memberId()));
+            }
+            return free.stream().anyMatch(s -> !targeted.contains(s));
+        }
+        return free.stream().anyMatch(s -> group.members().keySet().stream()
+                .noneMatch(id -> group.target(id).contains(s)));
     }
 
     /** The success answer for {@code member} (cached until the member or the group changes). */
