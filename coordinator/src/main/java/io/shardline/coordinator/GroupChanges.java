@@ -327,32 +327,23 @@ final class GroupChanges {
     }
 
     /**
-     * True when one of {@code shards} is free, read by a member, and in no member's target. The free shards are found
-     * first and each is looked up in the members' targets; only when there are more of them than members is the union
-     * of all targets built: a heartbeat that reports a few released shards costs O(members), not O(shards), so a large
-     * group's rebalance costs the coordinator linearly in its heartbeats (docs/benchmarks.md, "Cost curve").
+     * True when one of {@code shards} is free, read by a member, and in no member's target. Each shard is looked up in
+     * the group's index of targeted shards ({@link Group#targeted}): a heartbeat that reports released shards costs
+     * O(released shards), not O(shards), so a large group's rebalance costs the coordinator linearly in its heartbeats
+     * (docs/benchmarks.md, "Cost curve").
      */
     private boolean withheldFreeShard(Iterable<ShardId> shards) {
         HashSet<String> read = new HashSet<>();
         for (Member m : group.members().values()) {
             read.addAll(m.subscriptions());
         }
-        List<ShardId> free = new ArrayList<>();
         for (ShardId s : shards) {
             if (s.index() < group.config().shardCount(s.stream()) && read.contains(s.stream())
-                    && group.owner(s).isFree()) {
-                free.add(s);
+                    && !group.targeted(s) && group.owner(s).isFree()) {
+                return true;
             }
         }
-        if (free.size() > group.members().size()) {
-            HashSet<ShardId> targeted = new HashSet<>();
-            for (Member m : group.members().values()) {
-                targeted.addAll(group.target(m.memberId()));
-            }
-            return free.stream().anyMatch(s -> !targeted.contains(s));
-        }
-        return free.stream().anyMatch(s -> group.members().keySet().stream()
-                .noneMatch(id -> group.target(id).contains(s)));
+        return false;
     }
 
     /** The success answer for {@code member} (cached until the member or the group changes). */
