@@ -326,17 +326,20 @@ final class GroupChanges {
         return all;
     }
 
-    /** True when one of {@code shards} is free, read by a member, and in no member's target. */
+    /**
+     * True when one of {@code shards} is free, read by a member, and in no member's target. Each shard is looked up in
+     * the group's index of targeted shards ({@link Group#targeted}): a heartbeat that reports released shards costs
+     * O(released shards), not O(shards), so a large group's rebalance costs the coordinator linearly in its heartbeats
+     * (docs/benchmarks.md, "Cost curve").
+     */
     private boolean withheldFreeShard(Iterable<ShardId> shards) {
-        HashSet<ShardId> targeted = new HashSet<>();
         HashSet<String> read = new HashSet<>();
         for (Member m : group.members().values()) {
-            targeted.addAll(group.target(m.memberId()));
             read.addAll(m.subscriptions());
         }
         for (ShardId s : shards) {
             if (s.index() < group.config().shardCount(s.stream()) && read.contains(s.stream())
-                    && !targeted.contains(s) && group.owner(s).isFree()) {
+                    && !group.targeted(s) && group.owner(s).isFree()) {
                 return true;
             }
         }

@@ -1,17 +1,13 @@
 package io.shardline.benchmarks.runtime;
 
-import io.shardline.testkit.net.FreePorts;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RespProbe;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.UUID;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,7 +21,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Scenarios: one worker with one member owning 16, 256 and 4,096 shards; four workers with 16 members each
  * (64 members) on 4,096 shards. Run after {@code mvn -B -ntp -DskipTests package}:
  * {@code java -cp benchmarks/target/benchmarks.jar io.shardline.benchmarks.runtime.IdleCostBench
- * dist/target/shardline-0.1.0-SNAPSHOT [WINDOW_SECONDS=30]}. Every process it starts is stopped by its pid.
+ * dist/target/shardline-0.1.0-SNAPSHOT [WINDOW_SECONDS=30]}; {@code -Dbench.idle.scenarios=1x1x16,4x16x4096} picks
+ * scenarios (workers x members per worker x shards), {@code -Dbench.idle.threads=true} prints where the first
+ * worker's CPU went, by thread. Every process it starts is stopped by its pid.
  * Target: an idle shard costs at most 1 % of a core per 1,000 shards, on the worker and on Redis: the marginal
  * column, the cost above the first row's (a worker's fixed cost: cluster heartbeats, ticks, its REST server), per
  * 1,000 shards more (for several workers, above that many times the first row's worker cost).
@@ -34,7 +32,6 @@ public final class IdleCostBench {
 
     private static final long OWN_TIMEOUT_MS = 300_000;
     private static final long WARM_UP_MS = 15_000;
-    private static final long CLOCK_TICKS_PER_SECOND = 100;
 
     /** One measured configuration: workers x members per worker over shards. */
     private record Scenario(int workers, int membersPerWorker, int shards) {
@@ -44,7 +41,7 @@ public final class IdleCostBench {
     }
 
     /** CPU used in the window, as a fraction of one core, and the workers' resident memory at its end. */
-    private record Cost(double workerCores, double redisCores, long workerRssKb) {
+    private record Cost(double workerCores, double redisCores, long workerRssKb, long workerHeapKb) {
     }
 
     private IdleCostBench() {
@@ -61,12 +58,14 @@ public final class IdleCostBench {
             System.err.println("no bin/start-worker in " + dist + "; build the distribution first (mvn package)");
             System.exit(2);
         }
-        List<Scenario> scenarios = List.of(new Scenario(1, 1, 16), new Scenario(1, 1, 256),
-                new Scenario(1, 1, 4096), new Scenario(4, 16, 4096));
-        System.out.printf("load average before: %s; window %d s%n", loadAverage(), windowMs / 1000);
+        List<Scenario> scenarios = java.util.Arrays.stream(System.getProperty("bench.idle.scenarios",
+                "1x1x16,1x1x256,1x1x4096,4x16x4096").split(",")).map(t -> t.split("x"))
+                .map(f -> new Scenario(Integer.parseInt(f[0]), Integer.parseInt(f[1]), Integer.parseInt(f[2]))).toList();
+        System.out.printf("load average before: %s; window %d s%n", DistWorkers.loadAverage(), windowMs / 1000);
         System.out.println("| scenario | worker CPU (% of a core) | Redis CPU (% of a core) "
-                + "| marginal per 1,000 shards over the first row: worker / Redis | worker RSS (MiB) | load average |");
-        System.out.println("| --- | --- | --- | --- | --- | --- |");
+                + "| marginal per 1,000 shards over the first row: worker / Redis | worker RSS (MiB) "
+                + "| worker heap after a full GC (MiB) | load average |");
+        System.out.println("| --- | --- | --- | --- | --- | --- | --- |");
         Cost base = null;
         Scenario baseScenario = null;
         for (Scenario scenario : scenarios) {
@@ -81,61 +80,46 @@ public final class IdleCostBench {
                         100 * (cost.workerCores() - base.workerCores() * scenario.workers()) * perThousand,
                         100 * (cost.redisCores() - base.redisCores()) * perThousand);
             }
-            System.out.printf(Locale.ROOT, "| %s | %.2f | %.2f | %s | %d | %s |%n", scenario.name(),
+            System.out.printf(Locale.ROOT, "| %s | %.2f | %.2f | %s | %d | %.1f | %s |%n", scenario.name(),
                     100 * cost.workerCores(), 100 * cost.redisCores(), marginal, cost.workerRssKb() / 1024,
-                    loadAverage());
+                    cost.workerHeapKb() / 1024.0, DistWorkers.loadAverage());
         }
     }
 
     private static Cost measure(Path dist, Scenario scenario, long windowMs) throws Exception {
-        Path work = Files.createTempDirectory("idle-bench");
         String stream = "idle" + scenario.shards() + "x" + scenario.workers();
-        Path listeners = Files.createDirectories(work.resolve("listeners"));
-        Files.writeString(listeners.resolve(stream + ".properties"), String.join("\n", "handler=logging-sink",
+        Path work = DistWorkers.workWithListener("idle-bench", stream, "handler=logging-sink",
                 "streams=" + stream + ":" + scenario.shards(), "group=" + stream,
-                "concurrency=" + scenario.membersPerWorker(), "start.from=latest", ""));
-        RedisServer redis = RedisServer.start(false);
-        List<Process> workers = new ArrayList<>();
-        try {
-            String cluster = "idle-" + UUID.randomUUID().toString().substring(0, 8);
-            List<Integer> ports = FreePorts.take(2 * scenario.workers());
-            StringBuilder seeds = new StringBuilder();
+                "concurrency=" + scenario.membersPerWorker(), "start.from=latest");
+        try (RedisServer redis = RedisServer.start(false);
+             DistWorkers workers = new DistWorkers(dist, work, scenario.workers())) {
             for (int i = 0; i < scenario.workers(); i++) {
-                seeds.append(i == 0 ? "" : ",").append("127.0.0.1:").append(ports.get(i));
-            }
-            for (int i = 0; i < scenario.workers(); i++) {
-                String id = "w" + i;
-                Path config = work.resolve(id + ".properties");
-                Files.writeString(config, String.join("\n", "cluster.name=" + cluster, "worker.id=" + id,
-                        "cluster.port=" + ports.get(i), "cluster.members=" + seeds, "redis.url=" + redis.uri(),
-                        "rest.port=" + ports.get(scenario.workers() + i), "plugin.path=" + dist.resolve("plugins"),
-                        "listeners.dir=" + listeners, "log.dir=" + work.resolve("logs"), ""), StandardCharsets.UTF_8);
-                workers.add(new ProcessBuilder(dist.resolve("bin/start-worker").toString(), config.toString())
-                        .directory(work.toFile()).redirectErrorStream(true)
-                        .redirectOutput(work.resolve(id + ".out").toFile()).start());
+                workers.start(i, redis.uri());
             }
             try (RespProbe probe = redis.probe()) {
-                awaitOwned(probe, stream, scenario.shards(), workers, work);
+                awaitOwned(probe, stream, scenario.shards(), workers.processes(), work);
                 TimeUnit.MILLISECONDS.sleep(WARM_UP_MS); // a measured warm-up, not a condition
-                long workerTicks = workerTicks(workers);
-                double redisSeconds = redisCpuSeconds(probe);
+                long workerTicks = workerTicks(workers.processes());
+                Map<String, Long> threads = DistWorkers.cpuMsByThread(workers.processes().get(0).pid());
+                double redisSeconds = DistWorkers.redisCpuSeconds(probe);
                 long start = System.nanoTime();
                 TimeUnit.MILLISECONDS.sleep(windowMs); // the measured window
                 double elapsed = (System.nanoTime() - start) / 1e9;
-                double workerCpu = (workerTicks(workers) - workerTicks) / (double) CLOCK_TICKS_PER_SECOND;
-                double redisCpu = redisCpuSeconds(probe) - redisSeconds;
-                return new Cost(workerCpu / elapsed, redisCpu / elapsed, workerRssKb(workers));
-            }
-        } finally {
-            for (Process p : workers) {
-                p.destroy();
-            }
-            for (Process p : workers) {
-                if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
+                double workerCpu = (workerTicks(workers.processes()) - workerTicks)
+                        / (double) DistWorkers.CLOCK_TICKS_PER_SECOND;
+                double redisCpu = DistWorkers.redisCpuSeconds(probe) - redisSeconds;
+                if (Boolean.getBoolean("bench.idle.threads")) {
+                    Map<String, Long> spent = new java.util.TreeMap<>();
+                    DistWorkers.cpuMsByThread(workers.processes().get(0).pid())
+                            .forEach((name, ms) -> spent.put(name, ms - threads.getOrDefault(name, 0L)));
+                    System.out.println(scenario.name() + ", worker w0, CPU ms by thread in the window: " + spent);
                 }
+                long heapKb = 0;
+                for (Process p : workers.processes()) {
+                    heapKb += DistWorkers.heapAfterGcKb(p.pid());
+                }
+                return new Cost(workerCpu / elapsed, redisCpu / elapsed, workerRssKb(workers.processes()), heapKb);
             }
-            redis.close();
         }
     }
 
@@ -166,10 +150,7 @@ public final class IdleCostBench {
     private static long workerTicks(List<Process> workers) throws IOException {
         long ticks = 0;
         for (Process p : workers) {
-            String stat = Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"));
-            // Fields after the command name (in parentheses): state is field 3, utime 14 and stime 15.
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+            ticks += DistWorkers.cpuTicks(p.pid());
         }
         return ticks;
     }
@@ -177,26 +158,10 @@ public final class IdleCostBench {
     private static long workerRssKb(List<Process> workers) throws IOException {
         long kb = 0;
         for (Process p : workers) {
-            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(p.pid()), "status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    kb += Long.parseLong(line.replaceAll("[^0-9]", ""));
-                }
-            }
+            kb += DistWorkers.rssKb(p.pid());
         }
         return kb;
     }
 
-    private static double redisCpuSeconds(RespProbe probe) throws IOException {
-        double total = 0;
-        for (String line : ((String) probe.call("INFO", "cpu")).split("\r?\n")) {
-            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
-                total += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
-            }
-        }
-        return total;
-    }
 
-    private static String loadAverage() {
-        return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-    }
 }

@@ -39,6 +39,8 @@ public final class Group {
     private int targetGroupEpoch;
     private final TreeMap<String, Member> members = new TreeMap<>();
     private final HashMap<String, SortedSet<ShardId>> target = new HashMap<>();
+    /** How many members' targets hold a shard (the inverse of {@link #target}, kept by {@link #setTarget}). */
+    private final HashMap<ShardId, Integer> targetCounts = new HashMap<>();
     private final HashMap<ShardId, ShardOwner> owners = new HashMap<>();
     private final HashMap<String, String> instanceIndex = new HashMap<>();
     private final HashMap<String, Long> leaseDeadlines = new HashMap<>();
@@ -70,11 +72,7 @@ public final class Group {
         } else if (record instanceof MemberRemovedRecord r) {
             replayRemoval(r);
         } else if (record instanceof TargetAssignmentRecord r) {
-            if (r.shards().isEmpty()) {
-                target.remove(r.memberId());
-            } else {
-                target.put(r.memberId(), r.shards());
-            }
+            setTarget(r.memberId(), r.shards().isEmpty() ? null : r.shards());
             answerCache.remove(r.memberId());
         } else if (record instanceof AssignmentEpochRecord r) {
             throwIfBackwards("assignment epoch", assignmentEpoch, r.assignmentEpoch());
@@ -108,7 +106,7 @@ public final class Group {
 
     private void replayRemoval(MemberRemovedRecord r) {
         members.remove(r.memberId());
-        target.remove(r.memberId());
+        setTarget(r.memberId(), null);
         instanceIndex.values().remove(r.memberId());
         leaseDeadlines.remove(r.memberId());
         revocationTimers.remove(r.memberId());
@@ -203,6 +201,22 @@ public final class Group {
     public SortedSet<ShardId> target(String memberId) {
         SortedSet<ShardId> t = target.get(memberId);
         return t == null ? Collections.emptySortedSet() : t;
+    }
+
+    /** Whether some member's target holds {@code shard}: O(1), where scanning the targets is O(shards). */
+    public boolean targeted(ShardId shard) {
+        return targetCounts.containsKey(shard);
+    }
+
+    /** Replaces (or with null removes) the target of {@code memberId}, keeping {@link #targetCounts} in step. */
+    private void setTarget(String memberId, SortedSet<ShardId> shards) {
+        SortedSet<ShardId> old = shards == null ? target.remove(memberId) : target.put(memberId, shards);
+        if (old != null) {
+            old.forEach(s -> targetCounts.computeIfPresent(s, (k, n) -> n == 1 ? null : n - 1));
+        }
+        if (shards != null) {
+            shards.forEach(s -> targetCounts.merge(s, 1, Integer::sum));
+        }
     }
 
     /** The whole target, by member id (read-only view). */

@@ -213,6 +213,22 @@ class MemberVerticleTest {
     }
 
     @Test
+    void aNewGroupsFirstMemberJoinsRightAfterConfiguringItNotAnIntervalLater() {
+        int interval = 5_000;
+        GroupConfig slow = new GroupConfig(group.groupId(), group.streams(), "range", RebalanceProtocol.COOPERATIVE,
+                5 * interval, interval, REBALANCE_TIMEOUT_MS);
+        FakeShards shards = new FakeShards("w-l-m0", false);
+        long deployedAt = clock.get();
+        result(vertx.deployVerticle(new MemberVerticle(cluster, shards.memberId, slow, shards, view::get, clock::get,
+                interval, 5)), WAIT);
+        advanceUntil(() -> shards.held.equals(shards(0, 1, 2, 3)), "the member starts every shard");
+        // The clock stands still while a request waits for its answer: GROUP_NOT_FOUND, the configuration and the
+        // join take no simulated time. Waiting for the next heartbeat would take the 1 s a GROUP_NOT_FOUND answer
+        // names (or the group's interval, 5 s): the member must join before either.
+        assertThat(clock.get() - deployedAt).isLessThan(1_000);
+    }
+
+    @Test
     void aChangedListenerConfigurationReachesAnExistingGroup() {
         FakeShards first = new FakeShards("w-l-m0", false);
         deploy(first);
