@@ -18,6 +18,9 @@ import java.util.Set;
  * @param inFlightPerWorker the most records one worker can have in handlers at once
  *     ({@code concurrency × max.concurrency × batch.size}): the duplicate bound per crashed or paused worker
  * @param sessionTimeoutMs the workers' session timeout
+ * @param keys the producer's key space ({@link ChaosSettings#keyOf}); 0: every record its own key
+ * @param shardsAtEnd the stream's shard count at the end: the shards in {@code shards} from this index on were
+ *     retired by a resharding and must hold no entry
  */
 public record History(String stream,
                       List<Produced> produced,
@@ -27,7 +30,17 @@ public record History(String stream,
                       Map<Integer, ShardState> shards,
                       long deadLettered,
                       int inFlightPerWorker,
-                      long sessionTimeoutMs) {
+                      long sessionTimeoutMs,
+                      int keys,
+                      int shardsAtEnd) {
+
+    /** A run without resharding whose every record is its own key (the runs before the key space). */
+    public History(String stream, List<Produced> produced, Set<Long> indeterminate, List<HandlingLine> handlings,
+                   List<FaultEvent> faults, Map<Integer, ShardState> shards, long deadLettered, int inFlightPerWorker,
+                   long sessionTimeoutMs) {
+        this(stream, produced, indeterminate, handlings, faults, shards, deadLettered, inFlightPerWorker,
+                sessionTimeoutMs, 0, shards.size());
+    }
 
     /** Copies. */
     public History {
@@ -36,5 +49,10 @@ public record History(String stream,
         handlings = List.copyOf(handlings);
         faults = List.copyOf(faults);
         shards = Map.copyOf(shards);
+    }
+
+    /** True when {@code shard} was retired by a resharding (its key removed): no entry may be left there. */
+    public boolean retired(int shard) {
+        return shard >= shardsAtEnd;
     }
 }
