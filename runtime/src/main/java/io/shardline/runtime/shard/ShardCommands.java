@@ -29,6 +29,19 @@ import org.slf4j.LoggerFactory;
  */
 public final class ShardCommands {
 
+    /**
+     * KEYS: shard, routing hash; ARGV: group, start id. {@code XGROUP CREATE ... MKSTREAM} unless the routing hash
+     * is a retired shard's tombstone ({@code retired} equal to its {@code epoch}: no layout flipped it since; see
+     * docs/protocol.md section 8b): then 0 and nothing is created. A {@code BUSYGROUP} reply is returned as 1.
+     */
+    static final String ENSURE_GROUP = """
+            local r = redis.call('HMGET', KEYS[2], 'retired', 'epoch')
+            if r[1] and r[1] == r[2] then return 0 end
+            local ok = redis.pcall('XGROUP', 'CREATE', KEYS[1], ARGV[1], ARGV[2], 'MKSTREAM')
+            if type(ok) == 'table' and ok.err and string.sub(ok.err, 1, 9) ~= 'BUSYGROUP' then return ok end
+            return 1
+            """;
+
     /** The library's source text. */
     public static final String LIBRARY = loadLibrarySource();
 
@@ -218,9 +231,14 @@ public final class ShardCommands {
         return withLibrary(() -> redis.send(fcall("shard_set_owner", shard, group).arg(member).arg(epoch)).map(r -> r.toLong() == 1));
     }
 
-    /** Creates the shard stream and the group at {@code startId} ({@code 0} or {@code $}) when missing. */
+    /**
+     * Creates the shard stream and the group at {@code startId} ({@code 0} or {@code $}) when missing, unless a
+     * resharding retired the shard ({@link #ENSURE_GROUP}): a member still holding it, or a listener started with the
+     * count before the change, must not bring its key back as an empty stream nobody writes or reads.
+     */
     public Future<Void> ensureGroup(ShardId shard, String group, String startId) {
-        return redis.send(Request.cmd(Command.XGROUP).arg("CREATE").arg(shard.key()).arg(group).arg(startId).arg("MKSTREAM"))
+        return redis.send(Request.cmd(Command.EVAL).arg(ENSURE_GROUP).arg(2).arg(shard.key()).arg(Fence.routingKey(shard))
+                        .arg(group).arg(startId))
                 .<Void>mapEmpty()
                 .recover(e -> RedisErrorKind.classify(e) == RedisErrorKind.BUSY_GROUP ? Future.succeededFuture() : Future.failedFuture(e));
     }
