@@ -129,7 +129,8 @@ final class ReshardFaults {
 
     /**
      * POSTs {@code body} to {@code /streams/chaos<path>} on the first live worker that answers, until one answers
-     * 202; 409 returns false when {@code conflictIsAnswer} (a rollback after the change completed), else is a failure.
+     * 202; a 5xx, or a 409 saying to try again (the leader is changing), is asked again; another 409 returns false
+     * when {@code conflictIsAnswer} (a rollback after the change completed), else is a failure.
      */
     private boolean write(String path, String body, boolean conflictIsAnswer) throws InterruptedException {
         long deadline = System.nanoTime() + WRITE_TIMEOUT.toNanos();
@@ -150,11 +151,12 @@ final class ReshardFaults {
                     if (reply.statusCode() == 202) {
                         return true;
                     }
-                    if (reply.statusCode() == 409 && conflictIsAnswer) {
+                    boolean leaderChanging = reply.statusCode() == 409 && reply.body().contains("try again");
+                    if (reply.statusCode() == 409 && conflictIsAnswer && !leaderChanging) {
                         return false;
                     }
                     last = w.id() + " answered " + reply.statusCode() + ": " + reply.body();
-                    if (reply.statusCode() < 500) {
+                    if (reply.statusCode() < 500 && !leaderChanging) {
                         throw new IllegalStateException("POST /streams/" + ChaosSettings.STREAM + path + " " + body
                                 + " refused: " + last);
                     }
