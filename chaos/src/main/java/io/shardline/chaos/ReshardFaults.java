@@ -82,7 +82,7 @@ final class ReshardFaults {
         int to = low + random.nextInt(settings.shards() * 3 / 2 - low);
         to = to >= from ? to + 1 : to; // never the current count
         long startMs = clock.getAsLong();
-        write("/reshard", "{\"shards\": " + to + "}", false);
+        write("/reshard", "{\"shards\": " + to + "}", false, "already changing from " + from + " to " + to + " ");
         fleet.writeListener(to);
         started++;
         maxShards = Math.max(maxShards, to);
@@ -90,7 +90,7 @@ final class ReshardFaults {
         running = new Running(FaultKind.RESHARD, from + "->" + to, startMs);
         if (started % 2 == 0) {
             TimeUnit.MILLISECONDS.sleep(settings.heartbeatIntervalMs()); // the leader's first tick: flips, groups
-            if (write("/reshard/rollback", "{}", true)) {
+            if (write("/reshard/rollback", "{}", true, "already rolling back to " + from + " ")) {
                 fleet.writeListener(from);
                 shards = from;
                 running = new Running(FaultKind.RESHARD_ROLLBACK, from + "->" + to + "->" + from, startMs);
@@ -129,10 +129,11 @@ final class ReshardFaults {
 
     /**
      * POSTs {@code body} to {@code /streams/chaos<path>} on the first live worker that answers, until one answers
-     * 202; a 5xx, or a 409 saying to try again (the leader is changing), is asked again; another 409 returns false
-     * when {@code conflictIsAnswer} (a rollback after the change completed), else is a failure.
+     * 202, or a 409 containing {@code done} (an earlier attempt was applied although its answer was lost); a 5xx, or
+     * a 409 saying to try again (the leader is changing), is asked again; another 409 returns false when
+     * {@code conflictIsAnswer} (a rollback after the change completed), else is a failure.
      */
-    private boolean write(String path, String body, boolean conflictIsAnswer) throws InterruptedException {
+    private boolean write(String path, String body, boolean conflictIsAnswer, String done) throws InterruptedException {
         long deadline = System.nanoTime() + WRITE_TIMEOUT.toNanos();
         String last = "no live worker";
         while (System.nanoTime() < deadline) {
@@ -150,6 +151,9 @@ final class ReshardFaults {
                     HttpResponse<String> reply = http.send(request, HttpResponse.BodyHandlers.ofString());
                     if (reply.statusCode() == 202) {
                         return true;
+                    }
+                    if (reply.statusCode() == 409 && reply.body().contains(done)) {
+                        return true; // an earlier attempt that timed out on its way to the leader was applied
                     }
                     boolean leaderChanging = reply.statusCode() == 409 && reply.body().contains("try again");
                     if (reply.statusCode() == 409 && conflictIsAnswer && !leaderChanging) {
