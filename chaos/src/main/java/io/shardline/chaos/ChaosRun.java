@@ -133,7 +133,7 @@ public final class ChaosRun {
         int pauses = 0;
         for (FaultSchedule.Planned planned : plan) {
             if (clock.getAsLong() >= deadline) {
-                return;
+                break;
             }
             boolean kill = planned.kind() == FaultKind.KILL_WORKER || planned.kind() == FaultKind.KILL_LEADER;
             boolean pause = planned.kind() == FaultKind.PAUSE_WORKER || planned.kind() == FaultKind.PAUSE_LEADER;
