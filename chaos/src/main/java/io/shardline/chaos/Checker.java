@@ -19,7 +19,8 @@ import java.util.TreeSet;
  * <ul>
  *   <li><b>lost</b>: produced (XADD acknowledged) but never handled;</li>
  *   <li><b>redis lost</b>: produced but missing from the stream at the end (a durability failure), on a shard
- *       of the final layout (a shard a resharding retired was removed once every group had drained it);</li>
+ *       no resharding retired after the write ({@link History#retiredSince}: its key was removed once every group
+ *       had drained it);</li>
  *   <li><b>left on retired shards</b>: entries on a shard key a resharding retired (it must be empty);</li>
  *   <li><b>unexpected</b>: handled but never attempted by the producer;</li>
  *   <li><b>acked, never handled</b>: acknowledged in the group (delivered, not pending) without a handling;</li>
@@ -82,7 +83,8 @@ public final class Checker {
                 lost.add("seq " + p.seq() + " at " + key);
             }
             Set<EntryId> stream = inRedis.get(p.shard());
-            if (stream != null && !history.retired(p.shard()) && !stream.contains(p.entryId())) {
+            if (stream != null && !history.retired(p.shard()) && !history.retiredSince(p.shard(), p.ackedAtMs())
+                    && !stream.contains(p.entryId())) {
                 redisLost.add("seq " + p.seq() + " at " + key);
             }
         }

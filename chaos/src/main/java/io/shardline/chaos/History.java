@@ -1,6 +1,7 @@
 package io.shardline.chaos;
 
 import io.shardline.chaos.verifying.HandlingLine;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -54,5 +55,24 @@ public record History(String stream,
     /** True when {@code shard} was retired by a resharding (its key removed): no entry may be left there. */
     public boolean retired(int shard) {
         return shard >= shardsAtEnd;
+    }
+
+    /**
+     * True when a resharding that ended at or after {@code writtenMs} retired {@code shard}: its key was removed once
+     * every group had drained it, so a record written there before may be gone although the shard is live again
+     * (a later change grew the stream back). A change's target is {@code 32->20} or {@code 32->40->32}: it retires
+     * the shards from its last count up to its largest.
+     */
+    public boolean retiredSince(int shard, long writtenMs) {
+        for (FaultEvent f : faults) {
+            if (f.kind().reshard() && f.endMs() >= writtenMs) {
+                int[] counts = Arrays.stream(f.target().split("->")).mapToInt(Integer::parseInt).toArray();
+                int max = Arrays.stream(counts).max().orElse(0);
+                if (shard >= counts[counts.length - 1] && shard < max) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 }

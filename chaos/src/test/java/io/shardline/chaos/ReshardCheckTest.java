@@ -77,6 +77,22 @@ class ReshardCheckTest {
     }
 
     @Test
+    void aRecordOnAShardRetiredAndGrownBackIsNotMissingFromRedis() {
+        produce(3, 4); // key 3 on shard 3; 4 -> 2 retires shard 3 at 1,000, 2 -> 4 grows it back empty
+        handle(3, 100);
+        inRedis.clear();
+        List<FaultEvent> faults = List.of(new FaultEvent(FaultKind.RESHARD, "4->2", 500, 1_000),
+                new FaultEvent(FaultKind.RESHARD, "2->4", 2_000, 3_000));
+        Map<Integer, ShardState> shards = new TreeMap<>(history(4, 4).shards());
+
+        CheckReport report = Checker.check(new History("chaos", produced, Set.of(), handlings, faults, shards, 0, 10,
+                3_000, KEYS, 4));
+
+        assertThat(report.count("redis.lost")).isZero();
+        assertThat(report.violations()).as(report.render()).isEmpty();
+    }
+
+    @Test
     void detectsEntriesLeftOnARetiredShard() {
         produce(3, 4); // key 3 on shard 3, which the change back to 2 retires
         handle(3, 100);
