@@ -56,8 +56,9 @@ final class ReshardShards {
     /**
      * KEYS: shard, routing, then owner and error keys; ARGV: epoch. Removes the shard's keys and leaves the routing
      * hash as a tombstone at the epoch ({@code retired} = {@code epoch}), so a producer still routing with an older
-     * layout is refused there, and a member or listener that would create the group again creates nothing
-     * ({@code ShardCommands.ensureGroup}); a later layout that has the shard again flips it past the tombstone.
+     * layout is refused there, and a member that finds the group gone creates nothing there
+     * ({@code ShardCommands.recreateGroupUnlessRetired}); a later layout that has the shard again flips it past the
+     * tombstone.
      */
     private static final LuaScript RETIRE = LuaScript.of("""
             for i = 1, #KEYS do

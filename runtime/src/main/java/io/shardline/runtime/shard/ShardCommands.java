@@ -34,7 +34,7 @@ public final class ShardCommands {
      * is a retired shard's tombstone ({@code retired} equal to its {@code epoch}: no layout flipped it since; see
      * docs/protocol.md section 8b): then 0 and nothing is created. A {@code BUSYGROUP} reply is returned as 1.
      */
-    static final String ENSURE_GROUP = """
+    static final String RECREATE_GROUP = """
             local r = redis.call('HMGET', KEYS[2], 'retired', 'epoch')
             if r[1] and r[1] == r[2] then return 0 end
             local ok = redis.pcall('XGROUP', 'CREATE', KEYS[1], ARGV[1], ARGV[2], 'MKSTREAM')
@@ -231,14 +231,21 @@ public final class ShardCommands {
         return withLibrary(() -> redis.send(fcall("shard_set_owner", shard, group).arg(member).arg(epoch)).map(r -> r.toLong() == 1));
     }
 
-    /**
-     * Creates the shard stream and the group at {@code startId} ({@code 0} or {@code $}) when missing, unless a
-     * resharding retired the shard ({@link #ENSURE_GROUP}): a member still holding it, or a listener started with the
-     * count before the change, must not bring its key back as an empty stream nobody writes or reads.
-     */
+    /** Creates the shard stream and the group at {@code startId} ({@code 0} or {@code $}) when missing. */
     public Future<Void> ensureGroup(ShardId shard, String group, String startId) {
-        return redis.send(Request.cmd(Command.EVAL).arg(ENSURE_GROUP).arg(2).arg(shard.key()).arg(Fence.routingKey(shard))
-                        .arg(group).arg(startId))
+        return redis.send(Request.cmd(Command.XGROUP).arg("CREATE").arg(shard.key()).arg(group).arg(startId).arg("MKSTREAM"))
+                .<Void>mapEmpty()
+                .recover(e -> RedisErrorKind.classify(e) == RedisErrorKind.BUSY_GROUP ? Future.succeededFuture() : Future.failedFuture(e));
+    }
+
+    /**
+     * Creates the group at {@code 0} again after Redis lost it ({@code NOGROUP} on a read), like
+     * {@link #ensureGroup}, unless a resharding retired the shard ({@link #RECREATE_GROUP}): a member still holding a
+     * retired shard must not bring its key back as an empty stream nobody writes or reads.
+     */
+    public Future<Void> recreateGroupUnlessRetired(ShardId shard, String group) {
+        return redis.send(Request.cmd(Command.EVAL).arg(RECREATE_GROUP).arg(2).arg(shard.key()).arg(Fence.routingKey(shard))
+                        .arg(group).arg("0"))
                 .<Void>mapEmpty()
                 .recover(e -> RedisErrorKind.classify(e) == RedisErrorKind.BUSY_GROUP ? Future.succeededFuture() : Future.failedFuture(e));
     }

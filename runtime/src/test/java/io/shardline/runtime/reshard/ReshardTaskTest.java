@@ -131,11 +131,11 @@ class ReshardTaskTest {
             assertThat(routing(i)).as("shard %d's tombstone", i).containsEntry("retired", routing(i).get("epoch"));
         }
 
-        // A member still holding shard 3, or a listener started with the old count, creates no key there.
+        // A member still holding shard 3 that finds its group gone creates no key there.
         ShardCommands commands = new ShardCommands(new RuntimeShardRedis(redis));
-        result(commands.ensureGroup(new ShardId(stream, 3), GROUP, "0"), WAIT);
+        result(commands.recreateGroupUnlessRetired(new ShardId(stream, 3), GROUP), WAIT);
         assertThat(exists(3)).as("a retired shard is not created again").isFalse();
-        result(commands.ensureGroup(new ShardId(stream, 1), "other", "0"), WAIT);
+        result(commands.recreateGroupUnlessRetired(new ShardId(stream, 1), "other"), WAIT);
         assertThat(groups(1)).as("a live shard gets its group").contains("other");
 
         // Growing again flips the shard past its tombstone: it is live, and gets its group.
