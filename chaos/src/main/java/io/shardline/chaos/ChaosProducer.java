@@ -20,9 +20,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Writes sequence-numbered records at a steady rate, round-robin over the shards of the stream's topology (each
- * record's key {@code k<n>} is its own, so no key's order is at stake), by the routing library's epoch-checked add
- * ({@code FCALL routing_xadd}, docs/protocol.md, section 8b: {@code XADD {stream:i} * seq <n> __key k<n>}) under the
+ * Writes sequence-numbered records at a steady rate, round-robin over a key space: record {@code n} has key
+ * {@code k<n mod keys>} and goes to shard {@code (n mod keys) mod shards} of the stream's topology (the key's number
+ * is its hash, so a key's shards in two layouts are congruent modulo their gcd, as with murmur2), and the key moves
+ * shards when the count changes; with {@code keys} 0 every record is its own key {@code k<n>}. It writes by the
+ * routing library's epoch-checked add ({@code FCALL routing_xadd}, docs/protocol.md, section 8b:
+ * {@code XADD {stream:i} * seq <n> __key k<key>}) under the
  * topology's routing epoch; a shard that refuses ({@code STALE_ROUTING}) makes it read the topology again and write
  * the record anew, as {@code ShardProducer} does. Remembers which writes Redis acknowledged and which are
  * indeterminate (sent, no reply: Redis went down). While Redis is down, ticks that cannot connect write nothing.
@@ -34,6 +37,7 @@ public final class ChaosProducer implements AutoCloseable {
     private final int port;
     private final String stream;
     private final int shards;
+    private final int keys;
     private final LongSupplier clock;
     private final List<Produced> produced = new CopyOnWriteArrayList<>();
     private final Set<Long> indeterminate = ConcurrentHashMap.newKeySet();
@@ -47,11 +51,12 @@ public final class ChaosProducer implements AutoCloseable {
     private long[] routing;
     private long nextSeq = 1;
 
-    ChaosProducer(String host, int port, String stream, int shards, LongSupplier clock) {
+    ChaosProducer(String host, int port, String stream, int shards, int keys, LongSupplier clock) {
         this.host = host;
         this.port = port;
         this.stream = stream;
         this.shards = shards;
+        this.keys = keys;
         this.clock = clock;
     }
 
@@ -72,16 +77,17 @@ public final class ChaosProducer implements AutoCloseable {
             return;
         }
         long seq = nextSeq++;
+        long key = ChaosSettings.keyOf(seq, keys);
         try {
             for (int attempt = 1; ; attempt++) {
                 if (routing == null) {
                     routing = topology();
                 }
-                int shard = (int) (seq % routing[0]);
+                int shard = (int) (key % routing[0]);
                 try {
                     Object id = probe.call("FCALL", "routing_xadd", "2", ShardRouting.routingKey(stream, shard),
                             ShardRouting.shardKey(stream, shard), stream, Integer.toString(shard), Long.toString(routing[1]),
-                            "*", "seq", Long.toString(seq), "__key", "k" + seq);
+                            "*", "seq", Long.toString(seq), "__key", "k" + key);
                     produced.add(new Produced(shard, seq, EntryId.parse((String) id), clock.getAsLong()));
                     return;
                 } catch (RespProbe.RedisErrorReply refused) {

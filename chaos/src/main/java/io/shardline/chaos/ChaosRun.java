@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,9 +41,10 @@ public final class ChaosRun {
     /** Runs, checks, writes {@code report.txt} into the work directory and returns the report. */
     public CheckReport run() throws IOException, InterruptedException {
         Path dir = Files.createDirectories(settings.workDir());
-        out.printf("chaos: seed %d, %d workers, %d shards, %d records/s, %d s of faults %s; work dir %s%n",
-                settings.seed(), settings.workers(), settings.shards(), settings.ratePerSecond(),
-                settings.durationMs() / 1000, settings.faults(), dir);
+        out.printf("chaos: seed %d, %d workers, %d shards, %d records/s over %s keys, %d s of faults %s and %d "
+                        + "reshardings; work dir %s%n", settings.seed(), settings.workers(), settings.shards(),
+                settings.ratePerSecond(), settings.keys() == 0 ? "distinct" : Integer.toString(settings.keys()),
+                settings.durationMs() / 1000, settings.faults(), settings.reshards(), dir);
         RedisServer redis = RedisServer.start(true);
         WorkerFleet fleet = WorkerFleet.configure(settings, redis.uri(), PluginJar.install(dir.resolve("plugins")));
         Thread reaper = new Thread(() -> {
@@ -51,9 +53,12 @@ public final class ChaosRun {
         }, "chaos-reaper");
         Runtime.getRuntime().addShutdownHook(reaper);
         List<FaultEvent> faults = new ArrayList<>();
-        ChaosProducer producer = new ChaosProducer(redis.host(), redis.port(), ChaosSettings.STREAM, settings.shards(), clock);
+        ChaosProducer producer = new ChaosProducer(redis.host(), redis.port(), ChaosSettings.STREAM, settings.shards(),
+                settings.keys(), clock);
+        ReshardFaults reshards = new ReshardFaults(settings, fleet, redis, clock);
         long deadLettered;
         Map<Integer, ShardState> shards;
+        int shardsAtEnd;
         try {
             fleet.startAll(JOIN_TIMEOUT);
             out.println("chaos: " + settings.workers() + " workers joined cluster " + fleet.clusterName());
@@ -64,7 +69,8 @@ public final class ChaosRun {
                         + " (see the worker logs under " + dir.resolve("workers") + ")");
             }
             try {
-                injectFaults(new FaultInjector(settings, fleet, redis, clock), faults);
+                injectFaults(new FaultInjector(settings, fleet, redis, clock), reshards, faults);
+                reshards.awaitStable().ifPresent(e -> record(faults, e)); // the last change completes under load
             } catch (IllegalStateException e) {
                 aborted = e.getMessage(); // e.g. a restarted worker did not join: check what happened until then
                 out.println("chaos: fault injection stopped early: " + aborted);
@@ -72,7 +78,7 @@ public final class ChaosRun {
             producer.close();
             out.println("chaos: producer stopped after " + producer.produced().size() + " records; draining");
             if (!await(DRAIN_TIMEOUT, () -> RedisSnapshot.drained(redis.host(), redis.port(),
-                    ChaosSettings.STREAM, ChaosSettings.LISTENER, settings.shards()))) {
+                    ChaosSettings.STREAM, ChaosSettings.LISTENER, reshards.maxShards()))) {
                 out.println("chaos: warning: the group did not drain within " + DRAIN_TIMEOUT + "; checking anyway");
             }
             List<String> unclean = fleet.stopAll();
@@ -80,7 +86,8 @@ public final class ChaosRun {
                 out.println("chaos: warning: workers that did not stop cleanly at the end: " + unclean);
             }
             shards = RedisSnapshot.shards(redis.host(), redis.port(), ChaosSettings.STREAM, ChaosSettings.LISTENER,
-                    settings.shards());
+                    reshards.maxShards());
+            shardsAtEnd = RedisSnapshot.topologyShards(redis.host(), redis.port(), ChaosSettings.STREAM);
             deadLettered = RedisSnapshot.deadLettered(redis.host(), redis.port(), ChaosSettings.DEAD_LETTERS);
         } finally {
             producer.close();
@@ -88,8 +95,10 @@ public final class ChaosRun {
             redis.stop();
             Runtime.getRuntime().removeShutdownHook(reaper);
         }
+        faults.sort(Comparator.comparingLong(FaultEvent::startMs)); // a change is recorded when it completed
         HistoryFiles.write(dir, new History(ChaosSettings.STREAM, producer.produced(), producer.indeterminate(),
-                List.of(), faults, shards, deadLettered, settings.inFlightPerWorker(), settings.sessionTimeoutMs()));
+                List.of(), faults, shards, deadLettered, settings.inFlightPerWorker(), settings.sessionTimeoutMs(),
+                settings.keys(), shardsAtEnd));
         return checkAndReport(dir, out);
     }
 
@@ -114,19 +123,17 @@ public final class ChaosRun {
         return report;
     }
 
-    private void injectFaults(FaultInjector injector, List<FaultEvent> faults) throws InterruptedException {
-        long deadline = clock.getAsLong() + settings.durationMs();
+    private void injectFaults(FaultInjector injector, ReshardFaults reshards, List<FaultEvent> faults)
+            throws InterruptedException, IOException {
+        long runStart = clock.getAsLong();
+        long deadline = runStart + settings.durationMs();
         List<FaultSchedule.Planned> plan = FaultSchedule.plan(settings.seed(), settings.faults(), 100_000,
                 2L * settings.sessionTimeoutMs(), settings.sessionTimeoutMs());
-        if (plan.isEmpty()) {
-            Thread.sleep(settings.durationMs()); // no faults: a steady run of the given duration
-            return;
-        }
         int kills = 0;
         int pauses = 0;
         for (FaultSchedule.Planned planned : plan) {
             if (clock.getAsLong() >= deadline) {
-                return;
+                break;
             }
             boolean kill = planned.kind() == FaultKind.KILL_WORKER || planned.kind() == FaultKind.KILL_LEADER;
             boolean pause = planned.kind() == FaultKind.PAUSE_WORKER || planned.kind() == FaultKind.PAUSE_LEADER;
@@ -135,24 +142,54 @@ public final class ChaosRun {
                 boolean pausesMet = pauses >= settings.pauseTarget();
                 if (killsMet && pausesMet) {
                     out.printf("chaos: fault targets reached: %d kills, %d pauses%n", kills, pauses);
-                    return;
+                    break;
                 }
                 if (kill && killsMet || pause && pausesMet) {
                     continue;
                 }
             }
+            maybeReshard(reshards, runStart, faults); // a change starts; the planned fault hits while it runs
             Optional<FaultEvent> event = injector.inject(planned);
             if (event.isPresent()) {
                 kills += kill ? 1 : 0;
                 pauses += pause ? 1 : 0;
             }
-            event.ifPresent(e -> {
-                faults.add(e);
-                out.printf("chaos: fault %d: %s on %s, %d ms%n", faults.size(), e.kind(), e.target(),
-                        e.endMs() - e.startMs());
-            });
+            event.ifPresent(e -> record(faults, e));
             Thread.sleep(Math.max(0, Math.min(planned.settleMs(), deadline - clock.getAsLong())));
         }
+        // No drawn faults (or their targets met, or the duration over): every change still scheduled, then the rest
+        // of a run without targets.
+        while (reshards.started() < settings.reshards()) {
+            Thread.sleep(Math.max(0, reshardDue(reshards, runStart) - clock.getAsLong()));
+            maybeReshard(reshards, runStart, faults);
+        }
+        if (plan.isEmpty() || !settings.hasTargets()) {
+            Thread.sleep(Math.max(0, deadline - clock.getAsLong()));
+        }
+    }
+
+    /** Starts the next change of the shard count when it is due (the previous one completed first). */
+    private void maybeReshard(ReshardFaults reshards, long runStart, List<FaultEvent> faults)
+            throws InterruptedException, IOException {
+        if (reshards.started() >= settings.reshards() || clock.getAsLong() < reshardDue(reshards, runStart)) {
+            return;
+        }
+        reshards.awaitStable().ifPresent(e -> record(faults, e));
+        reshards.start();
+        out.printf("chaos: resharding %d of %d started%n", reshards.started(), settings.reshards());
+    }
+
+    /**
+     * When the next change is due: the {@code --reshards} changes are spread evenly over the duration, the first one
+     * at its start (right before the first drawn fault, which hits it).
+     */
+    private long reshardDue(ReshardFaults reshards, long runStart) {
+        return runStart + settings.durationMs() * reshards.started() / settings.reshards();
+    }
+
+    private void record(List<FaultEvent> faults, FaultEvent e) {
+        faults.add(e);
+        out.printf("chaos: fault %d: %s on %s, %d ms%n", faults.size(), e.kind(), e.target(), e.endMs() - e.startMs());
     }
 
     /** A condition that may fail to evaluate (e.g. Redis is restarting): then it counts as false. */

@@ -22,7 +22,8 @@ import picocli.CommandLine.Option;
 @Command(name = "chaos",
         mixinStandardHelpOptions = true,
         description = "Kills, pauses and restarts Shardline workers and Redis under a steady load, then checks that "
-                + "nothing was lost, no shard had two owners, no stale owner's ack was accepted and order held. "
+                + "nothing was lost, no shard had two owners, no stale owner's ack was accepted and order held "
+                + "(per shard, and per key across changes of the shard count: --reshards). "
                 + "Prints the seed; --seed N replays the same fault schedule.")
 public final class ChaosRunner implements Callable<Integer> {
 
@@ -41,7 +42,8 @@ public final class ChaosRunner implements Callable<Integer> {
     @Option(names = "--rate", defaultValue = "200", description = "Records per second (default ${DEFAULT-VALUE}).")
     private int rate;
 
-    @Option(names = "--faults", split = ",", description = "Fault kinds to draw from (default: all): ${COMPLETION-CANDIDATES}.")
+    @Option(names = "--faults", split = ",", description = "Fault kinds to draw from (default: all but the "
+            + "reshardings, which --reshards schedules): ${COMPLETION-CANDIDATES}.")
     private List<FaultKind> faults = new ArrayList<>();
 
     @Option(names = "--session-timeout-ms", defaultValue = "3000", description = "Workers' session.timeout.ms (default ${DEFAULT-VALUE}).")
@@ -76,6 +78,15 @@ public final class ChaosRunner implements Callable<Integer> {
     @Option(names = "--pauses", defaultValue = "0", description = "Stop after this many SIGSTOP pauses (0: no target).")
     private int pauses;
 
+    @Option(names = "--reshards", defaultValue = "0", description = "Changes of the stream's shard count, spread evenly "
+            + "over the run through POST /streams/{s}/reshard (every second one rolled back while it runs); each starts "
+            + "right before a drawn fault, which hits while it runs (default ${DEFAULT-VALUE}).")
+    private int reshards;
+
+    @Option(names = "--keys", defaultValue = "1000", description = "Key space: record n has key k<n mod keys>, so keys "
+            + "recur and move shards at a resharding; 0: every record its own key (default ${DEFAULT-VALUE}).")
+    private int keys;
+
     @Option(names = "--check", paramLabel = "RUN_DIR", description = "Only re-check the run in RUN_DIR.")
     private Path check;
 
@@ -85,16 +96,20 @@ public final class ChaosRunner implements Callable<Integer> {
             return ChaosRun.checkAndReport(check, System.out).valid() ? 0 : 1;
         }
         long s = seed != null ? seed : new SecureRandom().nextLong() & Long.MAX_VALUE;
-        Set<FaultKind> kinds = faults.isEmpty() ? EnumSet.allOf(FaultKind.class) : EnumSet.copyOf(faults);
+        Set<FaultKind> kinds = EnumSet.allOf(FaultKind.class);
+        kinds.removeIf(FaultKind::reshard); // scheduled by --reshards
+        kinds = faults.isEmpty() ? kinds : EnumSet.copyOf(faults);
         Path home = dist != null ? dist : findDistribution();
         Path dir = workDir != null ? workDir : Files.createTempDirectory("shardline-chaos-" + s + "-");
         ChaosSettings settings = new ChaosSettings(s, parseDuration(duration), workers, shards, rate, kinds,
-                sessionTimeoutMs, heartbeatMs, maxConcurrency, batchSize, workMs, home, dir, workerJavaOpts, kills, pauses);
+                sessionTimeoutMs, heartbeatMs, maxConcurrency, batchSize, workMs, home, dir, workerJavaOpts, kills, pauses,
+                keys, reshards);
         ChaosRun run = new ChaosRun(settings, System.out);
         CheckReport report = run.run();
         System.out.println("chaos: replay with: bin/chaos --seed " + s + " --duration " + duration
                 + (faults.isEmpty() ? "" : " --faults " + String.join(",", faults.stream().map(Enum::name).toList()))
-                + (kills > 0 ? " --kills " + kills : "") + (pauses > 0 ? " --pauses " + pauses : ""));
+                + (kills > 0 ? " --kills " + kills : "") + (pauses > 0 ? " --pauses " + pauses : "")
+                + (reshards > 0 ? " --reshards " + reshards : "") + (keys != 1000 ? " --keys " + keys : ""));
         if (!report.valid()) {
             return 1;
         }

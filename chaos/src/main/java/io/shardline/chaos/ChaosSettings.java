@@ -12,7 +12,10 @@ import java.util.Set;
  * @param durationMs how long faults are injected (then production stops and the group drains)
  * @param workers how many worker processes
  * @param shards how many shards the stream has
- * @param ratePerSecond records per second the producer writes (round-robin over the shards)
+ * @param ratePerSecond records per second the producer writes (round-robin over the keys)
+ * @param keys the key space: record {@code n} has key {@code k<n mod keys>} and goes to the shard {@code (n mod keys)
+ *     mod shards} of the layout it is written in, so every key has many records and moves shards at a resharding;
+ *     0: every record its own key ({@code k<n>}), the runs before resharding
  * @param faults the fault kinds the schedule draws from
  * @param sessionTimeoutMs the workers' {@code session.timeout.ms}
  * @param heartbeatIntervalMs the workers' {@code heartbeat.interval.ms}
@@ -25,6 +28,8 @@ import java.util.Set;
  * @param killTarget stop once this many {@code kill -9} of workers (leader included) were injected; 0: no target
  * @param pauseTarget stop once this many SIGSTOP pauses were injected; 0: no target (with both targets, faults
  *     of a kind whose target is met are skipped, and the run stops when both are met or the duration is over)
+ * @param reshards how many changes of the shard count ({@link FaultKind#RESHARD}, every second one rolled back:
+ *     {@link FaultKind#RESHARD_ROLLBACK}) are spread evenly over the run; with fault targets, they are a target too
  */
 public record ChaosSettings(long seed,
                             long durationMs,
@@ -41,7 +46,9 @@ public record ChaosSettings(long seed,
                             Path workDir,
                             String workerJavaOpts,
                             int killTarget,
-                            int pauseTarget) {
+                            int pauseTarget,
+                            int keys,
+                            int reshards) {
 
     /** The stream the producer writes and the listener reads. */
     public static final String STREAM = "chaos";
@@ -49,6 +56,9 @@ public record ChaosSettings(long seed,
     public static final String LISTENER = "chaos";
     /** The dead-letter stream of the listener. */
     public static final String DEAD_LETTERS = "chaos.dlq";
+
+    /** The write token of the workers' REST API (the resharding faults use the operator's path). */
+    public static final String REST_TOKEN = "chaos-token";
 
     /** Validates. */
     public ChaosSettings {
@@ -61,8 +71,16 @@ public record ChaosSettings(long seed,
         if (shards < 1 || ratePerSecond < 1 || durationMs < 1) {
             throw new IllegalArgumentException("--shards, --rate and --duration must be positive");
         }
-        if (killTarget < 0 || pauseTarget < 0) {
-            throw new IllegalArgumentException("--kills and --pauses must not be negative");
+        if (killTarget < 0 || pauseTarget < 0 || reshards < 0 || keys < 0) {
+            throw new IllegalArgumentException("--kills, --pauses, --reshards and --keys must not be negative");
+        }
+        if (faults.stream().anyMatch(FaultKind::reshard)) {
+            throw new IllegalArgumentException("--faults: " + FaultKind.RESHARD + " and " + FaultKind.RESHARD_ROLLBACK
+                    + " are not drawn at random; schedule them with --reshards N");
+        }
+        if (reshards > 0 && shards < 2) {
+            throw new IllegalArgumentException("--reshards needs --shards of at least 2 (a change picks a count "
+                    + "between half and one and a half times it)");
         }
         if (3L * heartbeatIntervalMs > sessionTimeoutMs) {
             throw new IllegalArgumentException("--heartbeat-ms must be at most a third of --session-timeout-ms");
@@ -72,6 +90,11 @@ public record ChaosSettings(long seed,
     /** True when the run has fault targets ({@code --kills}, {@code --pauses}) instead of only a duration. */
     public boolean hasTargets() {
         return killTarget > 0 || pauseTarget > 0;
+    }
+
+    /** The key of record {@code seq}'s key, also the hash it is routed with ({@code key mod shards}). */
+    public static long keyOf(long seq, int keys) {
+        return keys == 0 ? seq : seq % keys;
     }
 
     /** The most records one worker can have in its handlers at once (one member per worker). */

@@ -18,7 +18,10 @@ import java.util.TreeSet;
  * <p>Violations (any one makes the run invalid):
  * <ul>
  *   <li><b>lost</b>: produced (XADD acknowledged) but never handled;</li>
- *   <li><b>redis lost</b>: produced but missing from the stream at the end (a durability failure);</li>
+ *   <li><b>redis lost</b>: produced but missing from the stream at the end (a durability failure), on a shard
+ *       no resharding retired after the write ({@link History#retiredSince}: its key was removed once every group
+ *       had drained it);</li>
+ *   <li><b>left on retired shards</b>: entries on a shard key a resharding retired (it must be empty);</li>
  *   <li><b>unexpected</b>: handled but never attempted by the producer;</li>
  *   <li><b>acked, never handled</b>: acknowledged in the group (delivered, not pending) without a handling;</li>
  *   <li><b>dead-lettered</b>: the verifying handler never fails, so the dead-letter stream stays empty;</li>
@@ -28,7 +31,8 @@ import java.util.TreeSet;
  *       fault, whose members must keep their shards through a fault elsewhere, e.g. a frozen leader) is a
  *       violation of its own. Duplicates with no injected fault before them are counted and noted: at-least-once
  *       allows them, e.g. after an ack timed out on an overloaded machine;</li>
- *   <li>the ownership, fencing and order checks of {@link OwnershipCheck};</li>
+ *   <li>the ownership, fencing and order checks of {@link OwnershipCheck}, and per-key order across shards and
+ *       layouts ({@link KeyOrderCheck});</li>
  * </ul>
  * Failover times and processing gaps come from {@link FailoverAnalysis}. Pure: no I/O, no clock.
  */
@@ -44,6 +48,7 @@ public final class Checker {
         checkDelivery(history, handled, report);
         checkDuplicates(history, handled, report);
         OwnershipCheck.check(history, handled, report);
+        KeyOrderCheck.check(history, handled, report);
         FailoverAnalysis.analyse(history, report);
         return report.build();
     }
@@ -78,7 +83,8 @@ public final class Checker {
                 lost.add("seq " + p.seq() + " at " + key);
             }
             Set<EntryId> stream = inRedis.get(p.shard());
-            if (stream != null && !stream.contains(p.entryId())) {
+            if (stream != null && !history.retired(p.shard()) && !history.retiredSince(p.shard(), p.ackedAtMs())
+                    && !stream.contains(p.entryId())) {
                 redisLost.add("seq " + p.seq() + " at " + key);
             }
         }
@@ -94,9 +100,13 @@ public final class Checker {
             }
         }
         List<ShardEntry> ackedNotHandled = new ArrayList<>();
+        List<String> leftOnRetired = new ArrayList<>();
         long pendingAtEnd = 0;
         for (ShardState state : new TreeMap<>(history.shards()).values()) {
             pendingAtEnd += state.pending().size();
+            if (history.retired(state.shard()) && !state.entries().isEmpty()) {
+                leftOnRetired.add("shard " + state.shard() + ": " + state.entries().size() + " entries");
+            }
             for (EntryId id : state.ackedEntries()) {
                 ShardEntry key = new ShardEntry(state.shard(), id);
                 if (!handled.containsKey(key)) {
@@ -117,12 +127,15 @@ public final class Checker {
                 .count("unexpected", unexpected.size() + mismatched.size())
                 .count("acked.not.handled", ackedNotHandled.size())
                 .count("pending.at.end", pendingAtEnd)
+                .count("shards.at.end", history.shardsAtEnd())
+                .count("retired.shards.entries", leftOnRetired.size())
                 .count("dead.lettered", history.deadLettered())
                 .violationIf(lost, "lost records (produced, never handled)")
                 .violationIf(redisLost, "acknowledged XADDs missing from Redis")
                 .violationIf(unexpected, "unexpected records (handled, never produced)")
                 .violationIf(mismatched, "records handled with another sequence number than produced")
-                .violationIf(ackedNotHandled, "records acknowledged but never handled");
+                .violationIf(ackedNotHandled, "records acknowledged but never handled")
+                .violationIf(leftOnRetired, "entries left on shards a resharding retired");
         if (history.deadLettered() > 0) {
             report.violation("dead-lettered records: " + history.deadLettered() + " (the verifying handler never fails)");
         }

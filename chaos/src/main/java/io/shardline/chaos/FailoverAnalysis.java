@@ -3,6 +3,7 @@ package io.shardline.chaos;
 import io.shardline.chaos.verifying.HandlingLine;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,12 +29,14 @@ final class FailoverAnalysis {
     static void analyse(History history, ReportBuilder report) {
         Map<Integer, List<HandlingLine>> byShard = OwnershipCheck.byShard(history);
         Map<FaultKind, List<Long>> failovers = new EnumMap<>(FaultKind.class);
+        Map<Integer, Long> lastProduced = new HashMap<>();
+        history.produced().forEach(p -> lastProduced.merge(p.shard(), p.ackedAtMs(), Math::max));
         List<String> stuck = new ArrayList<>();
         List<Long> unchangedGaps = new ArrayList<>();
         for (FaultEvent fault : history.faults()) {
             if (fault.kind().ownerLoss()) {
                 failovers.computeIfAbsent(fault.kind(), k -> new ArrayList<>())
-                        .addAll(failoverTimes(fault, byShard, stuck));
+                        .addAll(failoverTimes(fault, byShard, lastProduced, stuck));
             }
             if (fault.kind() != FaultKind.KILL_REDIS) {
                 unchangedGaps.addAll(unchangedShardGaps(fault, window(history, fault), byShard));
@@ -56,10 +59,18 @@ final class FailoverAnalysis {
         }
     }
 
+    /**
+     * The failover time of every shard the fault orphaned; a shard that got no new owner is stuck. A shard that
+     * neither got records nor was handled after the fault is not orphaned: a resharding had retired it before.
+     */
     private static List<Long> failoverTimes(FaultEvent fault, Map<Integer, List<HandlingLine>> byShard,
-                                            List<String> stuck) {
+                                            Map<Integer, Long> lastProduced, List<String> stuck) {
         List<Long> times = new ArrayList<>();
         byShard.forEach((shard, hs) -> {
+            if (lastProduced.getOrDefault(shard, Long.MIN_VALUE) < fault.startMs()
+                    && hs.get(hs.size() - 1).startMs() < fault.startMs()) {
+                return;
+            }
             HandlingLine owner = null;
             for (HandlingLine h : hs) {
                 if (h.startMs() >= fault.startMs()) {

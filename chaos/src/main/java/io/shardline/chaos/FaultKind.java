@@ -15,7 +15,15 @@ public enum FaultKind {
     /** Graceful restart of every worker, one after the other. */
     ROLLING_RESTART(false, true),
     /** {@code kill -9} of redis-server (AOF, appendfsync always), then start it again on the same port. */
-    KILL_REDIS(false, false);
+    KILL_REDIS(false, false),
+    /**
+     * A change of the stream's shard count through the operator's path ({@code POST /streams/{s}/reshard}), from
+     * its start until the stream is {@code STABLE} again; the next fault hits while it runs. Scheduled by
+     * {@code --reshards N}, not drawn from the weighted pool. A resharding moves shards gracefully: no duplicates.
+     */
+    RESHARD(false, true),
+    /** A change of the shard count rolled back while it runs ({@code POST /streams/{s}/reshard/rollback}). */
+    RESHARD_ROLLBACK(false, true);
 
     private final boolean ownerLoss;
     private final boolean graceful;
@@ -30,7 +38,12 @@ public enum FaultKind {
         return ownerLoss;
     }
 
-    /** True for clean stops: no record may be handled twice because of them. */
+    /** True for the changes of the shard count, which {@code --reshards} schedules (see {@link ReshardFaults}). */
+    public boolean reshard() {
+        return this == RESHARD || this == RESHARD_ROLLBACK;
+    }
+
+    /** True for clean stops and reshardings: no record may be handled twice because of them. */
     public boolean graceful() {
         return graceful;
     }

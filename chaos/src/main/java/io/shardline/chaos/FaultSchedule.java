@@ -12,7 +12,10 @@ import java.util.Set;
  */
 public final class FaultSchedule {
 
-    /** Relative weights: crashes are the most common, rolling restarts and Redis crashes the rarest. */
+    /**
+     * Relative weights: crashes are the most common, rolling restarts and Redis crashes the rarest; the reshardings
+     * are not drawn (weight 0): {@code --reshards N} spreads N of them over the run.
+     */
     private static final int[] WEIGHTS = {
         4, // KILL_WORKER
         2, // KILL_LEADER
@@ -21,6 +24,8 @@ public final class FaultSchedule {
         2, // RESTART_WORKER
         1, // ROLLING_RESTART
         1, // KILL_REDIS
+        0, // RESHARD: scheduled by count (--reshards), see ChaosRun
+        0, // RESHARD_ROLLBACK
     };
 
     /**
@@ -42,17 +47,17 @@ public final class FaultSchedule {
      */
     public static List<Planned> plan(long seed, Set<FaultKind> kinds, int count, long minSettleMs,
                                      long sessionTimeoutMs) {
-        if (kinds.isEmpty()) {
-            return List.of();
-        }
         Random random = new Random(seed);
         List<FaultKind> pool = new ArrayList<>();
         for (FaultKind kind : FaultKind.values()) {
-            if (kinds.contains(kind)) {
+            if (kinds.contains(kind) && WEIGHTS[kind.ordinal()] > 0) {
                 for (int i = 0; i < WEIGHTS[kind.ordinal()]; i++) {
                     pool.add(kind);
                 }
             }
+        }
+        if (pool.isEmpty()) {
+            return List.of();
         }
         List<Planned> plan = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {

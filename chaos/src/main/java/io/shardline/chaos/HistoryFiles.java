@@ -17,7 +17,8 @@ import java.util.stream.Stream;
 
 /**
  * The files of a run directory, so that a run can be checked again later ({@code bin/chaos --check DIR}):
- * {@code run.properties}, {@code produced.tsv}, {@code indeterminate.txt}, {@code faults.tsv},
+ * {@code run.properties} (runs before resharding have no {@code keys} and {@code shards.at.end}: every record its
+ * own key, no shard retired), {@code produced.tsv}, {@code indeterminate.txt}, {@code faults.tsv},
  * {@code redis-state.tsv} (written by the runner) and {@code handled/*.tsv} (written by the verifying
  * handlers inside the workers).
  */
@@ -33,6 +34,8 @@ public final class HistoryFiles {
         run.setProperty("in.flight.per.worker", Integer.toString(h.inFlightPerWorker()));
         run.setProperty("session.timeout.ms", Long.toString(h.sessionTimeoutMs()));
         run.setProperty("dead.lettered", Long.toString(h.deadLettered()));
+        run.setProperty("keys", Integer.toString(h.keys()));
+        run.setProperty("shards.at.end", Integer.toString(h.shardsAtEnd()));
         try (var out = Files.newBufferedWriter(dir.resolve("run.properties"))) {
             run.store(out, "chaos run");
         }
@@ -76,7 +79,8 @@ public final class HistoryFiles {
         return new History(run.getProperty("stream"), produced, indeterminate, handlings(dir.resolve("handled")),
                 faults, shards, Long.parseLong(run.getProperty("dead.lettered")),
                 Integer.parseInt(run.getProperty("in.flight.per.worker")),
-                Long.parseLong(run.getProperty("session.timeout.ms")));
+                Long.parseLong(run.getProperty("session.timeout.ms")), Integer.parseInt(run.getProperty("keys", "0")),
+                Integer.parseInt(run.getProperty("shards.at.end", Integer.toString(shards.size()))));
     }
 
     /** Every handling-log line under {@code dir}, file by file (sorted by name), each file in order. */

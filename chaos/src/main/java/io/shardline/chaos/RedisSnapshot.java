@@ -1,5 +1,6 @@
 package io.shardline.chaos;
 
+import io.shardline.producer.routing.RoutingTopology;
 import io.shardline.testkit.redis.RespProbe;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -11,7 +12,8 @@ import java.util.TreeMap;
 
 /**
  * Reads what Redis holds for the chaos stream: every shard's entries, the group's pending entries and
- * last-delivered id ({@code XRANGE}, {@code XPENDING}, {@code XINFO GROUPS}), and the dead-letter count.
+ * last-delivered id ({@code XRANGE}, {@code XPENDING}, {@code XINFO GROUPS}), the topology's shard count and the
+ * dead-letter count. Shard keys that do not exist (retired by a resharding) read as empty, without a group.
  * Blocking; one probe connection per call.
  */
 final class RedisSnapshot {
@@ -74,6 +76,13 @@ final class RedisSnapshot {
             }
         }
         return true;
+    }
+
+    /** The shard count of the stream's topology record ({@code {<stream>:topology}}). */
+    static int topologyShards(String host, int port, String stream) throws IOException {
+        try (RespProbe probe = RespProbe.connect(host, port, 5_000)) {
+            return Integer.parseInt(String.valueOf(probe.call("HGET", RoutingTopology.key(stream), "shards")));
+        }
     }
 
     /** The number of entries in the dead-letter stream(s) named like {@code deadLetters}. */

@@ -1,7 +1,6 @@
 package io.shardline.chaos;
 
 import io.shardline.testkit.net.FreePorts;
-
 import io.shardline.testkit.redis.RespProbe;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,7 +8,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -24,6 +25,8 @@ public final class WorkerFleet {
     private final ChaosSettings settings;
     private final String clusterName;
     private final List<WorkerProcess> workers = new ArrayList<>();
+    private final Map<String, Integer> restPorts = new HashMap<>();
+    private Path listenerFile;
 
     private WorkerFleet(ChaosSettings settings, String clusterName) {
         this.settings = settings;
@@ -35,7 +38,8 @@ public final class WorkerFleet {
         String cluster = "chaos-" + Long.toHexString(settings.seed()) + "-" + ProcessHandle.current().pid();
         WorkerFleet fleet = new WorkerFleet(settings, cluster);
         Path listeners = Files.createDirectories(settings.workDir().resolve("listeners"));
-        Files.writeString(listeners.resolve(ChaosSettings.LISTENER + ".properties"), fleet.listenerProperties());
+        fleet.listenerFile = listeners.resolve(ChaosSettings.LISTENER + ".properties");
+        fleet.writeListener(settings.shards());
         List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < settings.workers(); i++) {
             ports.add(FreePorts.one());
@@ -45,6 +49,8 @@ public final class WorkerFleet {
             String id = "w" + (i + 1);
             Path dir = Files.createDirectories(settings.workDir().resolve("workers").resolve(id));
             Path props = dir.resolve("worker.properties");
+            int restPort = FreePorts.one();
+            fleet.restPorts.put(id, restPort);
             Files.writeString(props, String.join("\n",
                     "cluster.name=" + cluster,
                     "worker.id=" + id,
@@ -59,7 +65,8 @@ public final class WorkerFleet {
                     "plugin.path=" + pluginDir,
                     "listeners.dir=" + listeners,
                     "rest.bind=127.0.0.1",
-                    "rest.port=" + FreePorts.one(),
+                    "rest.port=" + restPort,
+                    "rest.auth.token=" + ChaosSettings.REST_TOKEN,
                     "log.dir=" + dir.resolve("logs"),
                     ""));
             fleet.workers.add(new WorkerProcess(id, settings.distHome(), props, settings.workerJavaOpts()));
@@ -67,10 +74,24 @@ public final class WorkerFleet {
         return fleet;
     }
 
-    private String listenerProperties() {
+    /**
+     * Writes the chaos listener's file (shared by every worker) with {@code shards} for the stream: at the start, and
+     * as an operator edits it when changing the count (a worker started after the change must declare the stream's
+     * count; during a change both counts are accepted, docs/operations.md "Changing the shard count").
+     */
+    public void writeListener(int shards) throws IOException {
+        Files.writeString(listenerFile, listenerProperties(shards));
+    }
+
+    /** The REST port of worker {@code id}. */
+    public int restPort(String id) {
+        return restPorts.get(id);
+    }
+
+    private String listenerProperties(int shards) {
         return String.join("\n",
                 "handler=verifying-handler",
-                "streams=" + ChaosSettings.STREAM + ":" + settings.shards(),
+                "streams=" + ChaosSettings.STREAM + ":" + shards,
                 "group=" + ChaosSettings.LISTENER,
                 "concurrency=1",
                 "max.concurrency=" + settings.maxConcurrency(),

@@ -17,7 +17,7 @@ class ChaosProducerTest {
     void writesUnderTheTopologyAndReroutesAfterAFlip(RedisServer redis) throws Exception {
         try (RespProbe probe = redis.probe()) {
             probe.call("FLUSHALL");
-            ChaosProducer producer = new ChaosProducer(redis.host(), redis.port(), "chaos", 4, () -> 0L);
+            ChaosProducer producer = new ChaosProducer(redis.host(), redis.port(), "chaos", 4, 0, () -> 0L);
             for (int i = 0; i < 8; i++) {
                 producer.tick();
             }

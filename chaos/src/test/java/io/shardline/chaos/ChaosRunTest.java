@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -51,13 +52,40 @@ class ChaosRunTest {
                 .as("shards failed over after the pauses").isPositive();
     }
 
+    /**
+     * In CI: two changes of the shard count through {@code POST /streams/chaos/reshard} (seed 19: 32 -> 40, then
+     * 40 -> 30 rolled back while it runs), each hit by a worker's {@code kill -9} right after its start, over 1,000
+     * keys that move shards at each cutover; then every record handled, each key's records first handled in the
+     * order they were written across the layouts, and nothing left on the retired shards. Replay: {@code bin/chaos
+     * --seed 19 --duration 40s --faults KILL_WORKER --reshards 2 --rate 150} (with the leader's kills too:
+     * {@code --faults KILL_WORKER,KILL_LEADER}).
+     */
+    @Test
+    @Tag("integration")
+    void reshardsAndRollbacksUnderKillsKeepEveryKeysOrder() throws Exception {
+        assertValid(run(19, 40_000, EnumSet.of(FaultKind.KILL_WORKER), 2));
+        assertThat(lastReport.count("key.order.violations")).isZero();
+        assertThat(lastReport.count("retired.shards.entries")).isZero();
+        assertThat(faultKinds()).as("the changes ran, the first one with a kill right after its start")
+                .contains(FaultKind.RESHARD, FaultKind.KILL_WORKER);
+        assertThat(faultKinds().stream().filter(FaultKind::reshard).count()).isEqualTo(2);
+    }
+
+    private List<FaultKind> faultKinds() throws Exception {
+        return HistoryFiles.read(workDir).faults().stream().map(FaultEvent::kind).toList();
+    }
+
     private ChaosRun run(long seed, Set<FaultKind> faults) throws Exception {
         return run(seed, 45_000, faults);
     }
 
     private ChaosRun run(long seed, long durationMs, Set<FaultKind> faults) throws Exception {
+        return run(seed, durationMs, faults, 0);
+    }
+
+    private ChaosRun run(long seed, long durationMs, Set<FaultKind> faults, int reshards) throws Exception {
         ChaosSettings settings = new ChaosSettings(seed, durationMs, 3, 32, 150, faults, 3_000, 500, 4, 10, 1,
-                ChaosRunner.findDistribution(), workDir, WORKER_JAVA_OPTS, 0, 0);
+                ChaosRunner.findDistribution(), workDir, WORKER_JAVA_OPTS, 0, 0, reshards == 0 ? 0 : 1_000, reshards);
         ChaosRun run = new ChaosRun(settings, System.out);
         CheckReport report = run.run();
         lastReport = report;

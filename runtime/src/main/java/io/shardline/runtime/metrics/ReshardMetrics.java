@@ -1,12 +1,7 @@
 package io.shardline.runtime.metrics;
 
-import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Resharding's metrics, exported by the leader (which runs the changes): per stream its routing epoch, its state
@@ -31,43 +26,31 @@ public final class ReshardMetrics {
     /** Every resharding metric. */
     public static final List<MetricTemplate> TEMPLATES = List.of(ROUTING_EPOCH, STATE, WAITING);
 
-    private final MetricRegistry registry;
-    private final Map<String, AtomicLong> gauges = new ConcurrentHashMap<>();
+    private final LeaderGauges gauges;
 
     /** Metrics registered in {@code registry} on first use. */
     public ReshardMetrics(MetricRegistry registry) {
-        this.registry = Objects.requireNonNull(registry, "registry");
+        this.gauges = new LeaderGauges(registry, "shardline.stream.");
     }
 
     /**
      * Records {@code stream}'s state ({@code 0} stable, {@code 1} resharding, {@code 2} rolling back) and epoch.
      */
     public void stream(String stream, int state, long routingEpoch) {
-        set(ROUTING_EPOCH.name(stream), routingEpoch);
-        set(STATE.name(stream), state);
+        gauges.set(ROUTING_EPOCH.name(stream), routingEpoch);
+        gauges.set(STATE.name(stream), state);
         if (state == 0) {
-            set(WAITING.name(stream), 0);
+            gauges.set(WAITING.name(stream), 0);
         }
     }
 
     /** Records how many (group, shard) pairs of {@code stream} wait at a cutover. */
     public void waiting(String stream, long pairs) {
-        set(WAITING.name(stream), pairs);
+        gauges.set(WAITING.name(stream), pairs);
     }
 
     /** Removes every resharding metric (this worker no longer leads). */
     public void clear() {
-        if (!gauges.isEmpty()) {
-            registry.removeMatching((name, metric) -> name.startsWith("shardline.stream."));
-            gauges.clear();
-        }
-    }
-
-    private void set(String name, long value) {
-        gauges.computeIfAbsent(name, n -> {
-            AtomicLong holder = new AtomicLong();
-            registry.gauge(n, () -> (Gauge<Long>) holder::get);
-            return holder;
-        }).set(value);
+        gauges.clear();
     }
 }

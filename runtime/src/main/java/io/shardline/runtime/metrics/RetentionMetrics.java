@@ -1,12 +1,7 @@
 package io.shardline.runtime.metrics;
 
-import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Retention's metrics, exported by the leader (which trims): entries trimmed per stream, and per stream the
@@ -38,39 +33,29 @@ public final class RetentionMetrics {
     public static final List<MetricTemplate> TEMPLATES = List.of(TRIMMED, HELD_BACK_SHARDS, HELD_BACK_ENTRIES,
             HELD_BACK_SECONDS);
 
-    private final MetricRegistry registry;
-    private final Map<String, AtomicLong> gauges = new ConcurrentHashMap<>();
+    private final LeaderGauges gauges;
 
     /** Metrics registered in {@code registry} on first use. */
     public RetentionMetrics(MetricRegistry registry) {
-        this.registry = Objects.requireNonNull(registry, "registry");
+        this.gauges = new LeaderGauges(registry, "shardline.retention.");
     }
 
     /** Counts {@code count} entries trimmed from {@code stream}. */
     public void trimmed(String stream, long count) {
         if (count > 0) {
-            registry.counter(TRIMMED.name(stream)).inc(count);
+            gauges.counter(TRIMMED.name(stream)).inc(count);
         }
     }
 
     /** Records the last pass over {@code stream}. */
     public void held(String stream, long shards, long entries, long millis) {
-        set(HELD_BACK_SHARDS.name(stream), shards);
-        set(HELD_BACK_ENTRIES.name(stream), entries);
-        set(HELD_BACK_SECONDS.name(stream), millis / 1_000);
+        gauges.set(HELD_BACK_SHARDS.name(stream), shards);
+        gauges.set(HELD_BACK_ENTRIES.name(stream), entries);
+        gauges.set(HELD_BACK_SECONDS.name(stream), millis / 1_000);
     }
 
     /** Removes every retention metric (this worker no longer leads). */
     public void clear() {
-        registry.removeMatching((name, metric) -> name.startsWith("shardline.retention."));
         gauges.clear();
-    }
-
-    private void set(String name, long value) {
-        gauges.computeIfAbsent(name, n -> {
-            AtomicLong holder = new AtomicLong();
-            registry.gauge(n, () -> (Gauge<Long>) holder::get);
-            return holder;
-        }).set(value);
     }
 }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -16,12 +17,9 @@ import java.util.TreeMap;
  * rebuilt from that chain (the topology record) by a leader that takes over, and decides again from what it
  * observes ({@link Progress}); every decision is idempotent. No I/O, no clock, not thread-safe.
  *
- * <p>The barrier: shard {@code j} of epoch {@code e}'s layout ({@code m} shards after {@code n}) is released for a
- * group (read past its cutover of {@code e}) once every parent {@code p < n, p = j (mod gcd(n, m))} was read and
- * acknowledged by that group up to its own cutover of {@code e}, after passing its own barrier of the epoch
- * before (in a chain of changes); a shard {@code j >= m} has no record of epoch {@code e} and is released at once. Epochs are released one after the other, each by its own rule. The change
- * completes when every group passed every barrier of the last epoch and drained every shard the last layout
- * leaves out; those are then retired.
+ * <p>Shards of a new layout are released group by group by their barriers ({@link Barriers}). The change completes
+ * when every group passed every barrier of the last epoch and drained every shard the last layout leaves out; those
+ * are then retired.
  */
 public final class Reshard {
 
@@ -134,6 +132,7 @@ public final class Reshard {
         long e = epoch();
         int max = maxShards();
         int size = out.size();
+        Barriers barriers = barriers();
         for (int i = 0; i < max; i++) {
             if (p.routing(i).epoch() < e) {
                 out.add(new Decision.Flip(i, e));
@@ -152,7 +151,7 @@ public final class Reshard {
         boolean settled = out.size() == size;
         for (String g : p.groups().keySet()) {
             for (int j = 0; j < max; j++) {
-                long released = releasable(p, g, j);
+                long released = barriers.releasable(p, g, j);
                 if (released > p.routing(j).released(g)) {
                     out.add(new Decision.Release(g, j, released));
                 }
@@ -164,98 +163,35 @@ public final class Reshard {
     /** Whether every barrier of the last epoch passed (after {@code out}) and every left-out shard is drained. */
     private boolean ready(Progress p, List<Decision> out) {
         long e = epoch();
+        Barriers barriers = barriers();
         for (String g : p.groups().keySet()) {
             for (int j = 0; j < shards(); j++) {
-                if (releasable(p, g, j) < e) {
+                if (barriers.releasable(p, g, j) < e) {
                     return false;
                 }
             }
-            for (int i = shards(); i < maxShards(); i++) {
-                if (!drained(p, g, i, e)) {
-                    return false;
-                }
+            if (!barriers.undrained(p, g).isEmpty()) {
+                return false;
             }
         }
         return true;
     }
 
-    /** The highest epoch of the chain up to which every barrier of {@code j} passed for {@code g}. */
-    private long releasable(Progress p, String g, int j) {
-        long released = p.routing(j).released(g);
-        for (long e : layouts.tailMap(layouts.firstKey(), false).keySet()) {
-            if (e <= released) {
-                continue;
-            }
-            if (!waitingFor(p, g, j, e).isEmpty() || p.routing(j).epoch() < e) {
-                break;
-            }
-            released = e;
-        }
-        return released;
-    }
-
-    /** The parents of {@code j} at epoch {@code e} that {@code g} has not drained to their cutover of {@code e}. */
-    List<Integer> waitingFor(Progress p, String g, int j, long e) {
-        int n = layouts.lowerEntry(e).getValue();
-        int m = layouts.get(e);
-        List<Integer> waiting = new ArrayList<>();
-        if (j >= m) {
-            return waiting;
-        }
-        long before = layouts.lowerKey(e);
-        for (int parent : parents(j, n, m)) {
-            // A parent's own earlier barriers come first: drained to this cutover without them, it could have
-            // skipped no record, but its earlier epochs' records of these keys would not be known handled.
-            boolean earlier = before == layouts.firstKey() || p.routing(parent).released(g) >= before;
-            if (!earlier || !drained(p, g, parent, e)) {
-                waiting.add(parent);
-            }
-        }
-        return waiting;
-    }
-
     /** The shards the last layout leaves out that {@code g} has not drained to their last cutover. */
     public List<Integer> undrained(Progress p, String g) {
-        List<Integer> out = new ArrayList<>();
-        for (int i = shards(); i < maxShards(); i++) {
-            if (!drained(p, g, i, epoch())) {
-                out.add(i);
-            }
-        }
-        return out;
-    }
-
-    private static boolean drained(Progress p, String g, int shard, long e) {
-        return p.routing(shard).cutoverFor(e).map(cut -> "0-0".equals(cut)
-                || p.position(g, shard).map(pos -> pos.drainedTo(cut)).orElse(false)).orElse(false);
-    }
-
-    /** The parents of shard {@code j} of an {@code m}-shard layout that follows an {@code n}-shard one. */
-    public static List<Integer> parents(int j, int n, int m) {
-        int g = gcd(n, m);
-        List<Integer> out = new ArrayList<>();
-        for (int p = j % g; p < n; p += g) {
-            out.add(p);
-        }
-        return out;
-    }
-
-    private static int gcd(int a, int b) {
-        return b == 0 ? a : gcd(b, a % b);
+        return barriers().undrained(p, g);
     }
 
     /**
      * What shard {@code j} waits for in group {@code g}: the next epoch of the chain not released there and the
      * parents not drained for it (empty list: it can be released), or empty when every barrier passed.
      */
-    public java.util.Optional<Map.Entry<Long, List<Integer>>> waits(Progress p, String g, int j) {
-        long released = p.routing(j).released(g);
-        for (long e : layouts.tailMap(layouts.firstKey(), false).keySet()) {
-            if (e > released) {
-                return java.util.Optional.of(Map.entry(e, waitingFor(p, g, j, e)));
-            }
-        }
-        return java.util.Optional.empty();
+    public Optional<Map.Entry<Long, List<Integer>>> waits(Progress p, String g, int j) {
+        return barriers().waits(p, g, j);
+    }
+
+    private Barriers barriers() {
+        return new Barriers(layouts);
     }
 
     private void transitionTo(ReshardState next) {

@@ -55,13 +55,16 @@ final class ReshardShards {
 
     /**
      * KEYS: shard, routing, then owner and error keys; ARGV: epoch. Removes the shard's keys and leaves the routing
-     * hash as a tombstone at the epoch, so a producer still routing with an older layout is refused there.
+     * hash as a tombstone at the epoch ({@code retired} = {@code epoch}), so a producer still routing with an older
+     * layout is refused there, and a member that finds the group gone creates nothing there
+     * ({@code ShardCommands.recreateGroupUnlessRetired}); a later layout that has the shard again flips it past the
+     * tombstone.
      */
     private static final LuaScript RETIRE = LuaScript.of("""
             for i = 1, #KEYS do
               redis.call('DEL', KEYS[i])
             end
-            redis.call('HSET', KEYS[2], 'epoch', ARGV[1])
+            redis.call('HSET', KEYS[2], 'epoch', ARGV[1], 'retired', ARGV[1])
             return 1
             """);
 

@@ -1,6 +1,7 @@
 package io.shardline.runtime.retention;
 
 import io.shardline.api.handler.ShardId;
+import io.shardline.runtime.cluster.LeaderTicker;
 import io.shardline.runtime.metrics.RetentionMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -34,10 +35,9 @@ public final class RetentionTask {
 
     private static final Logger LOG = LoggerFactory.getLogger(RetentionTask.class);
 
-    private final Vertx vertx;
+    private final LeaderTicker ticker;
     private final RetentionTrim trim;
     private final Supplier<Future<Map<String, Map<String, String>>>> listeners;
-    private final BooleanSupplier leader;
     private final RetentionMetrics metrics;
     private final LongSupplier wallClockMs;
     private final RetentionSettings settings;
@@ -45,8 +45,6 @@ public final class RetentionTask {
     private final Map<String, Held> pass = new TreeMap<>();
     private final Map<String, Set<String>> reportedHolders = new TreeMap<>();
     private final Set<String> reportedConflicts = new HashSet<>();
-    private volatile boolean closed;
-    private volatile long timer = -1;
     private boolean leading;
 
     private record Turn(SharedStreams.Plan plan, ShardId shard) {
@@ -77,57 +75,42 @@ public final class RetentionTask {
     public RetentionTask(Vertx vertx, RetentionTrim trim, Supplier<Future<Map<String, Map<String, String>>>> listeners,
                          BooleanSupplier leader, RetentionMetrics metrics, LongSupplier wallClockMs,
                          RetentionSettings settings) {
-        this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.trim = Objects.requireNonNull(trim, "trim");
         this.listeners = Objects.requireNonNull(listeners, "listeners");
-        this.leader = Objects.requireNonNull(leader, "leader");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.wallClockMs = Objects.requireNonNull(wallClockMs, "wallClockMs");
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.ticker = new LeaderTicker(vertx, settings.intervalMs(), leader, this::lead, this::follow);
     }
 
     /** Starts ticking. */
     public void start() {
-        schedule();
+        ticker.start();
     }
 
     /** Stops ticking (a trim in flight finishes). */
     public void close() {
-        closed = true;
-        long id = timer;
-        if (id >= 0) {
-            vertx.cancelTimer(id);
+        ticker.close();
+    }
+
+    /** A tick on a worker that does not lead: what it held as leader is dropped. */
+    private void follow() {
+        if (leading) {
+            leading = false;
+            queue.clear();
+            pass.clear();
+            reportedHolders.clear();
+            metrics.clear();
         }
     }
 
-    private void schedule() {
-        if (!closed) {
-            timer = vertx.setTimer(settings.intervalMs(), id -> tick());
-        }
-    }
-
-    private void tick() {
-        if (closed) {
-            return;
-        }
-        if (!leader.getAsBoolean()) {
-            if (leading) {
-                leading = false;
-                queue.clear();
-                pass.clear();
-                reportedHolders.clear();
-                metrics.clear();
-            }
-            schedule();
-            return;
-        }
+    /** A tick on the leader: a new pass when the last one is over, then a bounded number of trims. */
+    private Future<Void> lead() {
         leading = true;
         Future<Void> ready = queue.isEmpty() ? startPass() : Future.succeededFuture();
-        ready.compose(v -> trimNext(settings.shardsPerTick())).onComplete(ar -> {
-            if (ar.failed()) {
-                LOG.warn("Retention: could not read the listeners' retention: {}", ar.cause().getMessage());
-            }
-            schedule();
+        return ready.compose(v -> trimNext(settings.shardsPerTick())).recover(e -> {
+            LOG.warn("Retention: could not read the listeners' retention: {}", e.getMessage());
+            return Future.succeededFuture();
         });
     }
 
@@ -151,7 +134,7 @@ public final class RetentionTask {
 
     private Future<Void> trimNext(int left) {
         Turn turn = queue.poll();
-        if (turn == null || closed) {
+        if (turn == null || ticker.closed()) {
             return Future.succeededFuture();
         }
         String stream = turn.plan().stream();

@@ -29,6 +29,19 @@ import org.slf4j.LoggerFactory;
  */
 public final class ShardCommands {
 
+    /**
+     * KEYS: shard, routing hash; ARGV: group, start id. {@code XGROUP CREATE ... MKSTREAM} unless the routing hash
+     * is a retired shard's tombstone ({@code retired} equal to its {@code epoch}: no layout flipped it since; see
+     * docs/protocol.md section 8b): then 0 and nothing is created. A {@code BUSYGROUP} reply is returned as 1.
+     */
+    static final String RECREATE_GROUP = """
+            local r = redis.call('HMGET', KEYS[2], 'retired', 'epoch')
+            if r[1] and r[1] == r[2] then return 0 end
+            local ok = redis.pcall('XGROUP', 'CREATE', KEYS[1], ARGV[1], ARGV[2], 'MKSTREAM')
+            if type(ok) == 'table' and ok.err and string.sub(ok.err, 1, 9) ~= 'BUSYGROUP' then return ok end
+            return 1
+            """;
+
     /** The library's source text. */
     public static final String LIBRARY = loadLibrarySource();
 
@@ -221,6 +234,18 @@ public final class ShardCommands {
     /** Creates the shard stream and the group at {@code startId} ({@code 0} or {@code $}) when missing. */
     public Future<Void> ensureGroup(ShardId shard, String group, String startId) {
         return redis.send(Request.cmd(Command.XGROUP).arg("CREATE").arg(shard.key()).arg(group).arg(startId).arg("MKSTREAM"))
+                .<Void>mapEmpty()
+                .recover(e -> RedisErrorKind.classify(e) == RedisErrorKind.BUSY_GROUP ? Future.succeededFuture() : Future.failedFuture(e));
+    }
+
+    /**
+     * Creates the group at {@code 0} again after Redis lost it ({@code NOGROUP} on a read), like
+     * {@link #ensureGroup}, unless a resharding retired the shard ({@link #RECREATE_GROUP}): a member still holding a
+     * retired shard must not bring its key back as an empty stream nobody writes or reads.
+     */
+    public Future<Void> recreateGroupUnlessRetired(ShardId shard, String group) {
+        return redis.send(Request.cmd(Command.EVAL).arg(RECREATE_GROUP).arg(2).arg(shard.key()).arg(Fence.routingKey(shard))
+                        .arg(group).arg("0"))
                 .<Void>mapEmpty()
                 .recover(e -> RedisErrorKind.classify(e) == RedisErrorKind.BUSY_GROUP ? Future.succeededFuture() : Future.failedFuture(e));
     }

@@ -23,10 +23,10 @@ class ReshardTest {
 
     @Test
     void parentsFollowTheGcdRule() {
-        assertThat(Reshard.parents(5, 16, 32)).containsExactly(5);
-        assertThat(Reshard.parents(21, 16, 32)).containsExactly(5);
-        assertThat(Reshard.parents(3, 32, 12)).containsExactly(3, 7, 11, 15, 19, 23, 27, 31);
-        assertThat(Reshard.parents(2, 7, 5)).containsExactly(0, 1, 2, 3, 4, 5, 6);
+        assertThat(Barriers.parents(5, 16, 32)).containsExactly(5);
+        assertThat(Barriers.parents(21, 16, 32)).containsExactly(5);
+        assertThat(Barriers.parents(3, 32, 12)).containsExactly(3, 7, 11, 15, 19, 23, 27, 31);
+        assertThat(Barriers.parents(2, 7, 5)).containsExactly(0, 1, 2, 3, 4, 5, 6);
     }
 
     @Test

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.shardline.api.config.Password;
 import io.shardline.producer.KeyPartitioner;
-import io.shardline.runtime.cli.Shardline;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.http.HttpMethod;
@@ -14,15 +13,10 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * {@code bin/shardline dlq list / show / redrive} run in process against a REST server over a real Redis (the same
@@ -36,16 +30,13 @@ class DeadLetterCliTest {
     private static final String TOKEN = "dlq-cli-T0ken";
 
     private RestHarness rest;
-
-    /** One run: exit code, stdout and stderr. */
-    private record Run(int exit, String out, String err) {
-    }
+    private CliRunner cli;
 
     @BeforeEach
     void start(RedisServer redis) {
-        rest = new RestHarness(redis.uri(), "dlqcli", new RestSettings("127.0.0.1", 0, Optional.of(new Password(TOKEN)),
-                Optional.empty(), RestSettings.BODY_LIMIT));
-        send(Request.cmd(Command.FLUSHALL));
+        rest = RestHarness.onEmptyRedis(redis.uri(), "dlqcli", new RestSettings("127.0.0.1", 0,
+                Optional.of(new Password(TOKEN)), Optional.empty(), RestSettings.BODY_LIMIT));
+        cli = new CliRunner(rest, TOKEN);
         RestHarness.Reply created = rest.call(HttpMethod.POST, "/listeners", """
                 {"name": "orders", "config": {"handler": "configured", "streams": "orders:3",
                  "handler.config.prefix": "p-"}, "initial_state": "STOPPED"}""", TOKEN);
@@ -62,60 +53,33 @@ class DeadLetterCliTest {
         String id = letter("orders", "customer-1", "java.lang.IllegalStateException: boom");
         String foreign = letter("gone", "customer-2", "boom");
 
-        Run list = run("dlq", "list", "orders");
+        CliRunner.Run list = cli.run("dlq", "list", "orders");
         assertThat(list.out()).contains("dead-letter stream orders.dlq: 2 dead letter(s)", "DELIVERIES", id,
                 "orders:1", "customer-1", "IllegalStateException: boom");
-        JsonObject json = new JsonObject(run("dlq", "list", "orders", "--limit", "1", "--json").out());
+        JsonObject json = new JsonObject(cli.run("dlq", "list", "orders", "--limit", "1", "--json").out());
         assertThat(json.getJsonArray("dead_letters")).hasSize(1);
         assertThat(json.getString("next_before")).isEqualTo(foreign);
-        assertThat(run("dlq", "show", "orders", id).out()).contains("field n", "deliveries", "6", "customer-1");
+        assertThat(cli.run("dlq", "show", "orders", id).out()).contains("field n", "deliveries", "6", "customer-1");
 
         int shard = KeyPartitioner.shardFor("customer-1", 3);
-        Run dry = run("dlq", "redrive", "orders", "--ids", id);
+        CliRunner.Run dry = cli.run("dlq", "redrive", "orders", "--ids", id);
         assertThat(dry.out()).contains("{orders:" + shard + "}", "Dry run");
         assertThat(length("orders.dlq")).isEqualTo(2);
-        Run executed = run("dlq", "redrive", "orders", "--ids", id, "--execute");
+        CliRunner.Run executed = cli.run("dlq", "redrive", "orders", "--ids", id, "--execute");
         assertThat(executed.out()).contains("{orders:" + shard + "}", "1 dead letter(s) written back");
         assertThat(length("{orders:" + shard + "}")).isEqualTo(1);
         assertThat(length("orders.dlq")).isEqualTo(1);
 
-        Run unknown = runExpecting(4, "dlq", "show", "orders", "1-1");
+        CliRunner.Run unknown = cli.runExpecting(4, "dlq", "show", "orders", "1-1");
         assertThat(unknown.err()).contains("no dead letter 1-1");
-        runExpecting(4, "dlq", "list", "nobody");
-        Run foreignStream = runExpecting(5, "dlq", "redrive", "orders", "--all", "--execute");
+        cli.runExpecting(4, "dlq", "list", "nobody");
+        CliRunner.Run foreignStream = cli.runExpecting(5, "dlq", "redrive", "orders", "--all", "--execute");
         assertThat(foreignStream.err()).contains("'gone'", "--to-stream");
-        runExpecting(2, "dlq", "redrive", "orders");
-        Run moved = run("dlq", "redrive", "orders", "--all", "--to-stream", "parking", "--execute");
+        cli.runExpecting(2, "dlq", "redrive", "orders");
+        CliRunner.Run moved = cli.run("dlq", "redrive", "orders", "--all", "--to-stream", "parking", "--execute");
         assertThat(moved.out()).contains("parking");
         assertThat(length("orders.dlq")).isZero();
-        List<String> noToken = new ArrayList<>(List.of("dlq", "list", "orders", "--url", url()));
-        assertEquals(6, execute(noToken).exit());
-    }
-
-    private Run run(String... args) {
-        return runExpecting(0, args);
-    }
-
-    private Run runExpecting(int exit, String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--url", url(), "--token", TOKEN));
-        Run r = execute(all);
-        assertThat(r.exit()).as("shardline %s: %s %s", String.join(" ", args), r.out(), r.err()).isEqualTo(exit);
-        return r;
-    }
-
-    private static Run execute(List<String> args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = Shardline.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        int exit = cli.execute(args.toArray(String[]::new));
-        return new Run(exit, out.toString(), err.toString());
-    }
-
-    private String url() {
-        return "http://127.0.0.1:" + rest.port();
+        assertEquals(6, cli.withoutToken("dlq", "list", "orders").exit());
     }
 
     private String letter(String stream, String key, String error) {

@@ -1,6 +1,5 @@
 package io.shardline.runtime.rest;
 
-import static io.shardline.runtime.testing.Await.result;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -9,8 +8,6 @@ import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
-import io.vertx.redis.client.Command;
-import io.vertx.redis.client.Request;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,8 +25,7 @@ class ReshardRoutesTest {
 
     @BeforeEach
     void start(RedisServer redis) {
-        rest = new RestHarness(redis.uri(), "reshard", RestSettings.loopback(0));
-        result(rest.redis.send(Request.cmd(Command.FLUSHALL)), RestHarness.WAIT);
+        rest = RestHarness.onEmptyRedis(redis.uri(), "reshard", RestSettings.loopback(0));
         assertEquals(201, rest.call(HttpMethod.POST, "/streams", "{\"stream\": \"orders\", \"shards\": 4}").status());
     }
 

@@ -16,6 +16,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -53,6 +55,13 @@ final class RestHarness implements AutoCloseable {
 
     RestHarness(String redisUri, String clusterName, RestSettings settings) {
         this(redisUri, clusterName, settings, RestConfigPolicy.NONE);
+    }
+
+    /** A harness over a Redis emptied first ({@code FLUSHALL}): each test starts from no stream and no listener. */
+    static RestHarness onEmptyRedis(String redisUri, String clusterName, RestSettings settings) {
+        RestHarness rest = new RestHarness(redisUri, clusterName, settings);
+        result(rest.redis.send(Request.cmd(Command.FLUSHALL)), WAIT);
+        return rest;
     }
 
     RestHarness(String redisUri, String clusterName, RestSettings settings, RestConfigPolicy policy) {

@@ -13,8 +13,6 @@ import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
-import io.vertx.redis.client.Command;
-import io.vertx.redis.client.Request;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.AfterEach;
@@ -35,8 +33,7 @@ class StreamRoutesTest {
 
     @BeforeEach
     void start(RedisServer redis) {
-        rest = new RestHarness(redis.uri(), "streams", RestSettings.loopback(0));
-        result(rest.redis.send(Request.cmd(Command.FLUSHALL)), RestHarness.WAIT);
+        rest = RestHarness.onEmptyRedis(redis.uri(), "streams", RestSettings.loopback(0));
     }
 
     @AfterEach

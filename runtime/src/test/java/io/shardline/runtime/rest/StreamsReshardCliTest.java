@@ -5,20 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.shardline.api.config.Password;
-import io.shardline.runtime.cli.Shardline;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * {@code bin/shardline streams reshard S --shards M | rollback S | describe S} run in process against a REST server
@@ -33,16 +27,14 @@ class StreamsReshardCliTest {
     private static final String TOKEN = "streams-cli-T0ken";
 
     private RestHarness rest;
-
-    private record Run(int exit, String out, String err) {
-    }
+    private CliRunner cli;
 
     @BeforeEach
     void start(RedisServer redis) {
-        rest = new RestHarness(redis.uri(), "streamscli", new RestSettings("127.0.0.1", 0,
+        rest = RestHarness.onEmptyRedis(redis.uri(), "streamscli", new RestSettings("127.0.0.1", 0,
                 Optional.of(new Password(TOKEN)), Optional.empty(), RestSettings.BODY_LIMIT));
-        result(rest.redis.send(Request.cmd(Command.FLUSHALL)), RestHarness.WAIT);
-        runExpecting(0, "streams", "create", "orders", "--shards", "4");
+        cli = new CliRunner(rest, TOKEN);
+        cli.runExpecting(0, "streams", "create", "orders", "--shards", "4");
     }
 
     @AfterEach
@@ -52,44 +44,23 @@ class StreamsReshardCliTest {
 
     @Test
     void reshardDescribeAndRollbackAsAnOperatorRunsThem() {
-        Run started = runExpecting(0, "streams", "reshard", "orders", "--shards", "8");
+        CliRunner.Run started = cli.runExpecting(0, "streams", "reshard", "orders", "--shards", "8");
         assertThat(started.out()).contains("changing from 4 to 8 shard(s) under routing epoch 2",
                 "streams describe orders");
-        Run again = runExpecting(5, "streams", "reshard", "orders", "--shards", "16");
+        CliRunner.Run again = cli.runExpecting(5, "streams", "reshard", "orders", "--shards", "16");
         assertThat(again.err()).contains("already changing from 4 to 8");
 
         result(rest.redis.send(Request.cmd(Command.HSET).arg("{orders:topology}").arg("progress").arg("""
                 {"groups":{"billing":{"passed":6,"of":8,"members":0,"waiting":[{"shard":5,"epoch":2,"parents":[1]}],
                 "retiring_not_drained":[]}},"blocked":["group 'billing' has no live member"]}""")), RestHarness.WAIT);
-        Run described = runExpecting(0, "streams", "describe", "orders");
+        CliRunner.Run described = cli.runExpecting(0, "streams", "describe", "orders");
         assertThat(described.out()).contains("RESHARDING", "Change from 4 shard(s)", "{\"1\":4,\"2\":8}",
                 "billing", "6/8", "5<-1", "Blocked: group 'billing' has no live member");
 
-        Run back = runExpecting(0, "streams", "rollback", "orders");
+        CliRunner.Run back = cli.runExpecting(0, "streams", "rollback", "orders");
         assertThat(back.out()).contains("rolling back to 4 shard(s) under routing epoch 3");
-        runExpecting(5, "streams", "rollback", "orders");
-        runExpecting(1, "streams", "reshard", "orders", "--shards", "0");
-        assertEquals(6, execute(List.of("streams", "rollback", "orders", "--url", url())).exit());
-    }
-
-    private Run runExpecting(int exit, String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--url", url(), "--token", TOKEN));
-        Run r = execute(all);
-        assertThat(r.exit()).as("shardline %s: %s %s", String.join(" ", args), r.out(), r.err()).isEqualTo(exit);
-        return r;
-    }
-
-    private static Run execute(List<String> args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = Shardline.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return new Run(cli.execute(args.toArray(String[]::new)), out.toString(), err.toString());
-    }
-
-    private String url() {
-        return "http://127.0.0.1:" + rest.port();
+        cli.runExpecting(5, "streams", "rollback", "orders");
+        cli.runExpecting(1, "streams", "reshard", "orders", "--shards", "0");
+        assertEquals(6, cli.withoutToken("streams", "rollback", "orders").exit());
     }
 }

@@ -1,0 +1,85 @@
+package io.shardline.runtime.cluster;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The timer loop of a task the leader runs (resharding, retention): every interval, on the worker that leads now,
+ * one pass ({@code lead}), the next tick scheduled only when that pass's future ended, so passes never overlap; on a
+ * worker that does not lead, {@code follow} (drop what the last leadership left: state, metrics) and the next tick.
+ * Never blocks: the passes run on the Vert.x context the timers fire on. {@link #start()} and {@link #close()} are
+ * thread-safe; a pass in flight when closed finishes, and nothing is scheduled after it.
+ */
+public final class LeaderTicker {
+
+    private final Vertx vertx;
+    private final long intervalMs;
+    private final BooleanSupplier leader;
+    private final Supplier<Future<?>> lead;
+    private final Runnable follow;
+    private volatile boolean closed;
+    private volatile long timer = -1;
+
+    /**
+     * A ticker.
+     *
+     * @param intervalMs the time between the end of one pass and the next tick
+     * @param leader whether this worker leads now
+     * @param lead one pass on the leader; its failure is the task's to report (the next tick comes anyway)
+     * @param follow what a tick does on a worker that does not lead
+     */
+    public LeaderTicker(Vertx vertx, long intervalMs, BooleanSupplier leader, Supplier<Future<?>> lead,
+                        Runnable follow) {
+        this.vertx = Objects.requireNonNull(vertx, "vertx");
+        this.intervalMs = intervalMs;
+        this.leader = Objects.requireNonNull(leader, "leader");
+        this.lead = Objects.requireNonNull(lead, "lead");
+        this.follow = Objects.requireNonNull(follow, "follow");
+    }
+
+    /** Starts ticking. */
+    public void start() {
+        schedule();
+    }
+
+    /** Stops ticking (a pass in flight finishes). */
+    public void close() {
+        closed = true;
+        long id = timer;
+        if (id >= 0) {
+            vertx.cancelTimer(id);
+        }
+    }
+
+    /** Whether {@link #close()} was called: a long pass checks it between its steps. */
+    public boolean closed() {
+        return closed;
+    }
+
+    private void schedule() {
+        if (!closed) {
+            timer = vertx.setTimer(intervalMs, id -> tick());
+        }
+    }
+
+    private void tick() {
+        if (closed) {
+            return;
+        }
+        if (!leader.getAsBoolean()) {
+            follow.run();
+            schedule();
+            return;
+        }
+        Future<?> pass;
+        try {
+            pass = lead.get();
+        } catch (RuntimeException e) {
+            pass = Future.failedFuture(e);
+        }
+        pass.onComplete(ar -> schedule());
+    }
+}

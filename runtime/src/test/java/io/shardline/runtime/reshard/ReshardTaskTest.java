@@ -1,0 +1,233 @@
+package io.shardline.runtime.reshard;
+
+import static io.shardline.runtime.testing.Await.result;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.codahale.metrics.MetricRegistry;
+import io.shardline.api.handler.ShardId;
+import io.shardline.producer.routing.ShardRouting;
+import io.shardline.runtime.metrics.ReshardMetrics;
+import io.shardline.runtime.redis.ClientRoutingRedis;
+import io.shardline.runtime.redis.RedisClient;
+import io.shardline.runtime.redis.RedisConfig;
+import io.shardline.runtime.redis.RedisReplies;
+import io.shardline.runtime.shard.RuntimeShardRedis;
+import io.shardline.runtime.shard.ShardCommands;
+import io.shardline.runtime.topology.TopologyStore;
+import io.shardline.testkit.redis.RedisServer;
+import io.shardline.testkit.redis.RedisTest;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The leader's resharding task alone over a real redis-server, without workers: the test is the group (it reads and
+ * acknowledges the shards itself, {@code XREADGROUP} and {@code XACK}) and the coordinator (a {@link GroupShardSets}
+ * that records the shard set), and drives the task one tick at a time ({@link ReshardTask#lead()}), checking the
+ * Redis state after each: flips, groups on the new shards, the barrier held until the parents are drained, then
+ * completion; a scale-in's retirement; a rollback.
+ */
+@RedisTest
+class ReshardTaskTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final String GROUP = "g";
+
+    private final String stream = "rt-" + UUID.randomUUID();
+    private Vertx vertx;
+    private RedisClient redis;
+    private ReshardStore store;
+    private ReshardTask task;
+    /** The group's managed shard count of the stream, as the coordinator would hold it. */
+    private int managed = 4;
+
+    @BeforeEach
+    void start(RedisServer server) {
+        vertx = Vertx.vertx();
+        redis = result(RedisClient.connect(vertx, RedisConfig.standalone(server.uri()), new SplittableRandom(19)), WAIT);
+        TopologyStore topologies = new TopologyStore(redis, "rt-" + UUID.randomUUID());
+        store = new ReshardStore(redis);
+        GroupShardSets groups = new GroupShardSets() {
+            @Override
+            public Future<List<OnStream>> on(String s) {
+                return Future.succeededFuture(s.equals(stream) ? List.of(new OnStream(GROUP, managed, 1)) : List.of());
+            }
+
+            @Override
+            public Future<Void> resize(String group, String s, int shards, boolean rollback) {
+                managed = shards;
+                return Future.succeededFuture();
+            }
+        };
+        task = new ReshardTask(vertx, topologies, store, new ReshardShards(redis, new ShardRouting(
+                new ClientRoutingRedis(redis))), groups, () -> true, new ReshardMetrics(new MetricRegistry()), 1_000);
+        result(topologies.create(stream, 4, "test"), WAIT);
+        for (int i = 0; i < 4; i++) {
+            send(Request.cmd(Command.XGROUP).arg("CREATE").arg(key(i)).arg(GROUP).arg("0").arg("MKSTREAM"));
+            for (int n = 0; n < 3; n++) {
+                send(Request.cmd(Command.XADD).arg(key(i)).arg("*").arg("n").arg(n));
+            }
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        task.close();
+        result(redis.close(), WAIT);
+        result(vertx.close(), WAIT);
+    }
+
+    @Test
+    void aGrowthFlipsCreatesHoldsTheBarrierUntilTheParentsAreDrainedThenCompletes() {
+        change(r -> r.start(6));
+
+        tick();
+        assertThat(topology()).containsEntry("state", "RESHARDING").containsEntry("routing_epoch", "2");
+        for (int i = 0; i < 6; i++) {
+            assertThat(routing(i)).as("shard %d flipped", i).containsEntry("epoch", "2").containsKey("cutover:2");
+        }
+        assertThat(groups(5)).as("the group on a new shard").contains(GROUP);
+        assertThat(managed).as("the group manages both layouts' shards").isEqualTo(6);
+
+        tick();
+        assertThat(routing(4)).as("shard 4's parents 0 and 2 hold entries the group has not read")
+                .doesNotContainKey("released:" + GROUP);
+        assertThat(topology()).containsEntry("state", "RESHARDING");
+
+        drain(4);
+        tick();
+        assertThat(topology()).as("released and completed").containsEntry("state", "STABLE")
+                .containsEntry("shards", "6").containsEntry("routing_epoch", "2");
+        for (int i = 0; i < 6; i++) {
+            assertThat(routing(i)).as("shard %d keeps only its epoch", i).containsOnlyKeys("epoch");
+        }
+    }
+
+    @Test
+    void aScaleInRetiresTheLeftOutShardsOnceDrainedAndNothingCreatesThemAgain() {
+        change(r -> r.start(2));
+        tick();
+        assertThat(topology()).containsEntry("state", "RESHARDING");
+        assertThat(exists(3)).as("not retired while the group has entries there").isTrue();
+
+        drain(4);
+        tickUntilStable();
+        assertThat(topology()).containsEntry("shards", "2");
+        assertThat(managed).isEqualTo(2);
+        for (int i = 2; i < 4; i++) {
+            assertThat(exists(i)).as("shard %d retired", i).isFalse();
+            assertThat(routing(i)).as("shard %d's tombstone", i).containsEntry("retired", routing(i).get("epoch"));
+        }
+
+        // A member still holding shard 3 that finds its group gone creates no key there.
+        ShardCommands commands = new ShardCommands(new RuntimeShardRedis(redis));
+        result(commands.recreateGroupUnlessRetired(new ShardId(stream, 3), GROUP), WAIT);
+        assertThat(exists(3)).as("a retired shard is not created again").isFalse();
+        result(commands.recreateGroupUnlessRetired(new ShardId(stream, 1), "other"), WAIT);
+        assertThat(groups(1)).as("a live shard gets its group").contains("other");
+
+        // Growing again flips the shard past its tombstone: it is live, and gets its group.
+        change(r -> r.start(4));
+        tick();
+        assertThat(groups(3)).as("shard 3 of the new layout").contains(GROUP);
+    }
+
+    @Test
+    void aRollbackReturnsToTheCountBeforeAndRetiresWhatTheChangeCreated() {
+        change(r -> r.start(6));
+        tick();
+        assertThat(exists(5)).as("created by the change").isTrue();
+
+        change(Reshard::rollback);
+        assertThat(topology()).containsEntry("state", "ROLLING_BACK").containsEntry("routing_epoch", "3");
+        tick();
+        for (int i = 0; i < 6; i++) {
+            assertThat(routing(i)).as("shard %d flipped to the rollback's epoch", i).containsEntry("epoch", "3");
+        }
+
+        drain(6);
+        tickUntilStable();
+        assertThat(topology()).containsEntry("shards", "4").containsEntry("routing_epoch", "3");
+        assertThat(managed).isEqualTo(4);
+        assertThat(exists(4)).as("the change's new shards retired").isFalse();
+        assertThat(exists(5)).isFalse();
+        assertThat(exists(3)).as("the old layout's shards keep their records").isTrue();
+    }
+
+    private void change(Consumer<Reshard> step) {
+        Reshard machine = result(store.read(stream), WAIT).orElseThrow();
+        long read = machine.epoch();
+        step.accept(machine);
+        assertThat(result(store.write(machine, read, "test", Map.of()), WAIT)).isEqualTo(1);
+    }
+
+    private void tick() {
+        result(task.lead(), WAIT);
+    }
+
+    /** Ticks until the stream is STABLE; each tick is one step, a handful are enough for any change here. */
+    private void tickUntilStable() {
+        for (int i = 0; i < 10 && !"STABLE".equals(topology().get("state")); i++) {
+            tick();
+        }
+        assertThat(topology()).containsEntry("state", "STABLE");
+    }
+
+    /** The group reads and acknowledges every entry of shards {@code [0, shards)}. */
+    private void drain(int shards) {
+        for (int i = 0; i < shards; i++) {
+            Response entries = send(Request.cmd(Command.XRANGE).arg(key(i)).arg("-").arg("+"));
+            if (entries.size() == 0) {
+                continue;
+            }
+            send(Request.cmd(Command.XREADGROUP).arg("GROUP").arg(GROUP).arg("test").arg("COUNT").arg(1_000)
+                    .arg("STREAMS").arg(key(i)).arg(">"));
+            Request ack = Request.cmd(Command.XACK).arg(key(i)).arg(GROUP);
+            for (int e = 0; e < entries.size(); e++) {
+                ack.arg(entries.get(e).get(0).toString());
+            }
+            send(ack);
+        }
+    }
+
+    private Map<String, String> topology() {
+        return RedisReplies.toStringMap(send(Request.cmd(Command.HGETALL).arg("{" + stream + ":topology}")));
+    }
+
+    private Map<String, String> routing(int shard) {
+        return RedisReplies.toStringMap(send(Request.cmd(Command.HGETALL).arg(ShardRouting.routingKey(stream, shard))));
+    }
+
+    private List<String> groups(int shard) {
+        Response reply = send(Request.cmd(Command.XINFO).arg("GROUPS").arg(key(shard)));
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < reply.size(); i++) {
+            names.add(RedisReplies.toStringMap(reply.get(i)).get("name"));
+        }
+        return names;
+    }
+
+    private boolean exists(int shard) {
+        return send(Request.cmd(Command.EXISTS).arg(key(shard))).toInteger() == 1;
+    }
+
+    private String key(int shard) {
+        return ShardRouting.shardKey(stream, shard);
+    }
+
+    private Response send(Request request) {
+        return result(redis.send(request), WAIT);
+    }
+}
