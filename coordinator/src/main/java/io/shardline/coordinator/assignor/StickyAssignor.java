@@ -57,6 +57,7 @@ public final class StickyAssignor implements Assignor {
                 ? new ConstrainedAssignmentBuilder(in).build()
                 : new GeneralAssignmentBuilder(in).build();
         WithheldSpread.apply(in, assignee);
+        WithheldStreams.apply(in, assignee);
         return assignee;
     }
 }

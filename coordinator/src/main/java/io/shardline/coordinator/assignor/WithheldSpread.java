@@ -160,7 +160,7 @@ final class WithheldSpread {
         return after >= before;
     }
 
-    private static int[] add(int[] list, int size, int shard) {
+    static int[] add(int[] list, int size, int shard) {
         int[] out = list == null ? new int[4] : size < list.length ? list : Arrays.copyOf(list, list.length * 2);
         out[size] = shard;
         return out;

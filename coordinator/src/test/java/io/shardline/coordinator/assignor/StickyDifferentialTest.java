@@ -8,6 +8,7 @@ import io.shardline.api.assignor.MemberAssignment;
 import io.shardline.api.assignor.ShardSet;
 import io.shardline.coordinator.assignor.testing.AssignmentChecks;
 import io.shardline.coordinator.assignor.testing.AssignmentProblem;
+import io.shardline.coordinator.assignor.testing.FirstRoundParity;
 import io.shardline.coordinator.assignor.testing.KafkaOracle;
 import io.shardline.coordinator.assignor.testing.ProblemShape;
 import io.shardline.coordinator.assignor.testing.RandomProblems;
@@ -175,18 +176,7 @@ class StickyDifferentialTest {
 
     /** Shards whose previous owner (highest generation, ties void) does not get them. */
     static long revocations(GroupSpec group, GroupAssignment assignment) {
-        Map<String, int[]> owners = AssignmentChecks.previousOwners(group);
-        long revoked = 0;
-        for (Map.Entry<String, int[]> e : owners.entrySet()) {
-            int[] owner = e.getValue();
-            for (int shard = 0; shard < owner.length; shard++) {
-                if (owner[shard] >= 0) {
-                    String id = group.members().get(owner[shard]).memberId();
-                    revoked += assignment.member(id).shardsOf(e.getKey()).contains(shard) ? 0 : 1;
-                }
-            }
-        }
-        return revoked;
+        return FirstRoundParity.revocations(group, assignment);
     }
 
     private static final class Stats {
