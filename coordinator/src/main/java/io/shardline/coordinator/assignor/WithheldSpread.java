@@ -103,6 +103,65 @@ final class WithheldSpread {
                 }
             }
         }
+        evenClasses();
+    }
+
+    /**
+     * The second phase: exchanges between receivers that read one shard apart, in different subscription classes,
+     * where that narrows the class of the lower one (its members read 2+ apart) without widening the other's past
+     * 1: the first round's spread per class of identical subscriptions (docs/assignors.md, "Parity with Kafka").
+     * Every exchange lowers the summed excess spread of the classes (spread above 1), so the phase ends.
+     */
+    private void evenClasses() {
+        SubscriptionClasses classes = new SubscriptionClasses(in.memberStreams, in.streamCount());
+        int[] low = new int[classes.count()];
+        int[] high = new int[classes.count()];
+        boolean exchanged = true;
+        while (exchanged && steps < BUDGET) {
+            exchanged = false;
+            Arrays.fill(low, Integer.MAX_VALUE);
+            Arrays.fill(high, Integer.MIN_VALUE);
+            for (int m = 0; m < readable.length; m++) {
+                int c = classes.classOf[m];
+                low[c] = Math.min(low[c], readable[m]);
+                high[c] = Math.max(high[c], readable[m]);
+            }
+            steps += readable.length;
+            for (int b : members(heldCount)) {
+                int cb = classes.classOf[b];
+                if (high[cb] - low[cb] < 2 || readable[b] != low[cb]) {
+                    continue;
+                }
+                for (int a : members(freeCount)) {
+                    int ca = classes.classOf[a];
+                    if (steps >= BUDGET || ca == cb) {
+                        continue;
+                    }
+                    int before = excess(classes.members[ca]) + excess(classes.members[cb]);
+                    readable[a]--;
+                    readable[b]++;
+                    int after = excess(classes.members[ca]) + excess(classes.members[cb]);
+                    readable[a]++;
+                    readable[b]--;
+                    if (after < before && exchange(a, b)) {
+                        exchanged = true;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /** The spread of readable counts in a class above 1 (0 when its members read at most one apart). */
+    private int excess(int[] classMembers) {
+        int min = Integer.MAX_VALUE;
+        int max = Integer.MIN_VALUE;
+        for (int m : classMembers) {
+            min = Math.min(min, readable[m]);
+            max = Math.max(max, readable[m]);
+        }
+        steps += classMembers.length;
+        return Math.max(0, max - min - 1);
     }
 
     /** Members with at least one receipt of the kind counted. */
