@@ -14,7 +14,8 @@ import java.util.Arrays;
  * choose receipts without looking (a new member could get only withheld shards and read nothing while another
  * gets only free ones, possibly of another stream), so this pass makes such exchanges, across streams, between a
  * receiver that reads 2 or more shards more than another one, while the exchange keeps the rack-local shard count.
- * Every exchange lowers the sum of squares of the readable counts, so the pass ends; the {@code sticky} result
+ * Every exchange lowers the sum of squares of the readable counts, so the pass ends; a second phase then narrows
+ * subscription classes ({@link #evenClasses}); the {@code sticky} result
  * changes only in which new shard a receiver gets, never in counts, moves or balance. Its work is bounded
  * ({@link #BUDGET} steps; past it the spread reached so far is kept). Not thread-safe; one per call.
  */

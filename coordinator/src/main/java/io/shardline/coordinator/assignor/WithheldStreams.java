@@ -99,10 +99,16 @@ final class WithheldStreams {
         }
         Arrays.fill(firstMin, Integer.MAX_VALUE);
         Arrays.fill(targetMin, Integer.MAX_VALUE);
-        for (int m = 0; m < in.memberCount(); m++) {
-            for (int t : in.memberStreams[m]) {
-                firstMin[t] = Math.min(firstMin[t], firstCount[m]);
-                targetMin[t] = Math.min(targetMin[t], targetCount[m]);
+        if (in.identicalSubscriptions()) {
+            // every member subscribes to every stream: one minimum for all
+            Arrays.fill(firstMin, Arrays.stream(firstCount).min().orElse(0));
+            Arrays.fill(targetMin, Arrays.stream(targetCount).min().orElse(0));
+        } else {
+            for (int m = 0; m < in.memberCount(); m++) {
+                for (int t : in.memberStreams[m]) {
+                    firstMin[t] = Math.min(firstMin[t], firstCount[m]);
+                    targetMin[t] = Math.min(targetMin[t], targetCount[m]);
+                }
             }
         }
         for (int s = 0; s < assignee.length; s++) {

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * one, and be at least as balanced as Kafka's by every measure (Kafka's balance score, max minus min).
  * Where the balance is the same, ours moves no more shards than Kafka's on <em>every</em> problem, and revokes
  * no more shards over two cooperative rounds. Where ours is strictly better balanced it may move more: balance
- * comes first (counted and printed). Kafka's answers that are not valid (its general path sometimes keeps a
+ * comes first (counted and printed). The first cooperative round is judged against Kafka's by
+ * {@link FirstRoundParity} (docs/assignors.md, "Parity with Kafka"). Kafka's answers that are not valid (its general path sometimes keeps a
  * shard of a stream the member left, or throws) are counted and skipped. Minimal problems that once broke the
  * move bound are kept in {@link StickyMoveRegressionTest}.
  */

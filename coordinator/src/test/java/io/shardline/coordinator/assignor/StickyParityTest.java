@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
  * The rule ({@link ParityBalance}): ours is at least as balanced as Kafka's per group of identical subscriptions
  * and per stream, and unless strictly better balanced ({@link ParityBalance#betterThan}) moves no more shards. For
  * {@code cooperative-sticky} it is checked on the converged assignment (two rounds each, revocations over both
- * rounds as moves); its first round, where shards are withheld, is measured and printed ({@code FIGURE}, in all and
- * where Kafka's revoked no more shards than ours, with the first seeds) but not asserted (see docs/assignors.md).
+ * rounds as moves); its first round, where shards are withheld, is judged by {@link FirstRoundParity} (verdicts
+ * printed as {@code FIGURE}s with their first seeds; a run fails when more than 1 % of its problems are dominated by
+ * Kafka's first round, see docs/assignors.md).
  *
  * <p>The base seed is printed; replay with {@code -Dshardline.seed=N}, explore with
  * {@code -Dshardline.seed=random}, and scale with {@code -Dshardline.parityProblems=N} (problems per test; medium
