@@ -195,7 +195,7 @@ final class WithheldSpread {
             for (int j = 0; j < heldCount[b]; j++) {
                 int h = held[b][j];
                 steps++;
-                if (withheld(h, a) && in.subscribes(a, streamOf[h]) && keepsLocality(a, f, b, h)) {
+                if (withheld(h, a) && in.subscribes(a, streamOf[h]) && keepsLocality(in, a, f, b, h)) {
                     assignee[f] = b;
                     assignee[h] = a;
                     readable[a]--;
@@ -211,12 +211,16 @@ final class WithheldSpread {
         return false;
     }
 
-    private boolean keepsLocality(int a, int freeShard, int b, int heldShard) {
+    /**
+     * True when giving {@code aShard} (now {@code a}'s) to {@code b} and {@code bShard} (now {@code b}'s) to
+     * {@code a} keeps at least as many shards on a member of their rack.
+     */
+    static boolean keepsLocality(StickyInput in, int a, int aShard, int b, int bShard) {
         if (!in.racks.enabled()) {
             return true;
         }
-        int before = (in.racks.matches(a, freeShard) ? 1 : 0) + (in.racks.matches(b, heldShard) ? 1 : 0);
-        int after = (in.racks.matches(b, freeShard) ? 1 : 0) + (in.racks.matches(a, heldShard) ? 1 : 0);
+        int before = (in.racks.matches(a, aShard) ? 1 : 0) + (in.racks.matches(b, bShard) ? 1 : 0);
+        int after = (in.racks.matches(b, aShard) ? 1 : 0) + (in.racks.matches(a, bShard) ? 1 : 0);
         return after >= before;
     }
 

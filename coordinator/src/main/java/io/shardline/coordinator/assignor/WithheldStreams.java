@@ -168,7 +168,8 @@ final class WithheldStreams {
             }
             int bT = targetBad[t] - (targetHeavy(a, t) ? 1 : 0) + (targetHeavy(r, t) ? 1 : 0);
             int bU = targetBad[u] - (targetHeavy(r, u) ? 1 : 0) + (targetHeavy(a, u) ? 1 : 0);
-            if (targetBad[t] == 0 && bT > 0 || targetBad[u] == 0 && bU > 0 || !keepsLocality(a, x, r, y)) {
+            if (targetBad[t] == 0 && bT > 0 || targetBad[u] == 0 && bU > 0
+                    || !WithheldSpread.keepsLocality(in, a, x, r, y)) {
                 continue;
             }
             return y;
@@ -198,14 +199,5 @@ final class WithheldStreams {
                 break;
             }
         }
-    }
-
-    private boolean keepsLocality(int a, int kept, int r, int moved) {
-        if (!in.racks.enabled()) {
-            return true;
-        }
-        int before = (in.racks.matches(a, kept) ? 1 : 0) + (in.racks.matches(r, moved) ? 1 : 0);
-        int after = (in.racks.matches(a, moved) ? 1 : 0) + (in.racks.matches(r, kept) ? 1 : 0);
-        return after >= before;
     }
 }

@@ -213,7 +213,8 @@ class StickyDifferentialTest {
         long equalBalanceOurRevocations;
         long equalBalanceTheirRevocations;
         final java.util.List<String> exceedances = new java.util.ArrayList<>();
-        final Map<FirstRoundParity.Verdict, Integer> firstRound = new java.util.EnumMap<>(FirstRoundParity.Verdict.class);
+        final Map<FirstRoundParity.Verdict, Integer> firstRound =
+                new java.util.EnumMap<>(FirstRoundParity.Verdict.class);
         final List<String> dominatedSeeds = new ArrayList<>();
 
         @Override
