@@ -22,9 +22,10 @@ import io.shardline.api.assignor.ShardDescriber;
  * </ul>
  * Identical subscriptions take the {@link ConstrainedAssignmentBuilder}, others the near-linear
  * {@link GeneralAssignmentBuilder}; members of different weights the {@link WeightedStickyBuilder} (shares
- * proportional to weight); on the unweighted paths a last pass, {@link WithheldSpread}, chooses which receiver gets
- * which new shard (across streams) so that {@code cooperative-sticky}'s first round is more even (same counts and
- * moves). Members are ordered by member id, so the result does not depend on the
+ * proportional to weight); on the unweighted paths two last passes, {@link WithheldSpread} (which receiver gets
+ * which new shard, across streams) and {@link WithheldStreams} (which owned shards a giver gives up), make
+ * {@code cooperative-sticky}'s first round more even (same counts and moves). Members are ordered by member id, so
+ * the result does not depend on the
  * order of the input. Stateless and thread-safe.
  */
 public final class StickyAssignor implements Assignor {
@@ -57,6 +58,7 @@ public final class StickyAssignor implements Assignor {
                 ? new ConstrainedAssignmentBuilder(in).build()
                 : new GeneralAssignmentBuilder(in).build();
         WithheldSpread.apply(in, assignee);
+        WithheldStreams.apply(in, assignee);
         return assignee;
     }
 }

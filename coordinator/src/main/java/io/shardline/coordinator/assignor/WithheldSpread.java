@@ -14,7 +14,8 @@ import java.util.Arrays;
  * choose receipts without looking (a new member could get only withheld shards and read nothing while another
  * gets only free ones, possibly of another stream), so this pass makes such exchanges, across streams, between a
  * receiver that reads 2 or more shards more than another one, while the exchange keeps the rack-local shard count.
- * Every exchange lowers the sum of squares of the readable counts, so the pass ends; the {@code sticky} result
+ * Every exchange lowers the sum of squares of the readable counts, so the pass ends; a second phase then narrows
+ * subscription classes ({@link #evenClasses}); the {@code sticky} result
  * changes only in which new shard a receiver gets, never in counts, moves or balance. Its work is bounded
  * ({@link #BUDGET} steps; past it the spread reached so far is kept). Not thread-safe; one per call.
  */
@@ -103,6 +104,65 @@ final class WithheldSpread {
                 }
             }
         }
+        evenClasses();
+    }
+
+    /**
+     * The second phase: exchanges between receivers that read one shard apart, in different subscription classes,
+     * where that narrows the class of the lower one (its members read 2+ apart) without widening the other's past
+     * 1: the first round's spread per class of identical subscriptions (docs/assignors.md, "Parity with Kafka").
+     * Every exchange lowers the summed excess spread of the classes (spread above 1), so the phase ends.
+     */
+    private void evenClasses() {
+        SubscriptionClasses classes = new SubscriptionClasses(in.memberStreams, in.streamCount());
+        int[] low = new int[classes.count()];
+        int[] high = new int[classes.count()];
+        boolean exchanged = true;
+        while (exchanged && steps < BUDGET) {
+            exchanged = false;
+            Arrays.fill(low, Integer.MAX_VALUE);
+            Arrays.fill(high, Integer.MIN_VALUE);
+            for (int m = 0; m < readable.length; m++) {
+                int c = classes.classOf[m];
+                low[c] = Math.min(low[c], readable[m]);
+                high[c] = Math.max(high[c], readable[m]);
+            }
+            steps += readable.length;
+            for (int b : members(heldCount)) {
+                int cb = classes.classOf[b];
+                if (high[cb] - low[cb] < 2 || readable[b] != low[cb]) {
+                    continue;
+                }
+                for (int a : members(freeCount)) {
+                    int ca = classes.classOf[a];
+                    if (steps >= BUDGET || ca == cb) {
+                        continue;
+                    }
+                    int before = excess(classes.members[ca]) + excess(classes.members[cb]);
+                    readable[a]--;
+                    readable[b]++;
+                    int after = excess(classes.members[ca]) + excess(classes.members[cb]);
+                    readable[a]++;
+                    readable[b]--;
+                    if (after < before && exchange(a, b)) {
+                        exchanged = true;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /** The spread of readable counts in a class above 1 (0 when its members read at most one apart). */
+    private int excess(int[] classMembers) {
+        int min = Integer.MAX_VALUE;
+        int max = Integer.MIN_VALUE;
+        for (int m : classMembers) {
+            min = Math.min(min, readable[m]);
+            max = Math.max(max, readable[m]);
+        }
+        steps += classMembers.length;
+        return Math.max(0, max - min - 1);
     }
 
     /** Members with at least one receipt of the kind counted. */
@@ -135,7 +195,7 @@ final class WithheldSpread {
             for (int j = 0; j < heldCount[b]; j++) {
                 int h = held[b][j];
                 steps++;
-                if (withheld(h, a) && in.subscribes(a, streamOf[h]) && keepsLocality(a, f, b, h)) {
+                if (withheld(h, a) && in.subscribes(a, streamOf[h]) && keepsLocality(in, a, f, b, h)) {
                     assignee[f] = b;
                     assignee[h] = a;
                     readable[a]--;
@@ -151,16 +211,20 @@ final class WithheldSpread {
         return false;
     }
 
-    private boolean keepsLocality(int a, int freeShard, int b, int heldShard) {
+    /**
+     * True when giving {@code aShard} (now {@code a}'s) to {@code b} and {@code bShard} (now {@code b}'s) to
+     * {@code a} keeps at least as many shards on a member of their rack.
+     */
+    static boolean keepsLocality(StickyInput in, int a, int aShard, int b, int bShard) {
         if (!in.racks.enabled()) {
             return true;
         }
-        int before = (in.racks.matches(a, freeShard) ? 1 : 0) + (in.racks.matches(b, heldShard) ? 1 : 0);
-        int after = (in.racks.matches(b, freeShard) ? 1 : 0) + (in.racks.matches(a, heldShard) ? 1 : 0);
+        int before = (in.racks.matches(a, aShard) ? 1 : 0) + (in.racks.matches(b, bShard) ? 1 : 0);
+        int after = (in.racks.matches(b, aShard) ? 1 : 0) + (in.racks.matches(a, bShard) ? 1 : 0);
         return after >= before;
     }
 
-    private static int[] add(int[] list, int size, int shard) {
+    static int[] add(int[] list, int size, int shard) {
         int[] out = list == null ? new int[4] : size < list.length ? list : Arrays.copyOf(list, list.length * 2);
         out[size] = shard;
         return out;

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
  * Problems on which the first round of {@code cooperative-sticky} was less balanced than Kafka's at the same number
  * of revocations, found by the widened differential runs ({@link StickyParityTest}, random seeds) and shrunk: the
  * balancer gave one receiver only withheld shards and another only free ones, of the same stream or of another one.
- * {@link WithheldSpread} now exchanges them, so both read something in the first round; counts, moves and the
- * converged answer's balance stay the same.
+ * {@link WithheldSpread} now exchanges them, so both read something in the first round, and {@link WithheldStreams}
+ * chooses which owned shards a giver gives up; counts, moves and the converged answer's balance stay the same.
  */
 class CooperativeFirstRoundRegressionTest {
 
@@ -49,6 +49,22 @@ class CooperativeFirstRoundRegressionTest {
                 member("c-1pp-3", "t1 t2", "t2:3,4,5,6,9,10,11,15,16,17,19,20,21,22,23,27,33,39,45,51,57", 7),
                 member("j0-0-dhg", "t1 t2", "", -1),
                 member("j0-1-18sb", "t1 t2", "", -1));
+        assertFirstRoundAsBalancedAsKafkas(p);
+    }
+
+    /**
+     * Random seed 52261430 (small rounds), racks left out: {@code c-3zi-0} gives four of its seven shards to two new
+     * members. It kept the only {@code t0} shard beside two {@code t1} ones, so in the first round it read 3 of
+     * {@code t0}'s subscribers' shards where {@code j3-1} read none: {@code t0} was uneven. Kafka's gives the
+     * {@code t0} shard away and keeps three of {@code t1}. {@link WithheldStreams} now chooses the same way.
+     */
+    @Test
+    void aGiverGivesUpTheStreamItWouldHoldAloneAboveANewMember() {
+        AssignmentProblem p = problem(streams("t0", 1, "t1", 7, "t2", 7),
+                member("c-3zi-0", "t0 t1", "t0:0 t1:1,2,3,4,5,6", 8),
+                member("j3-0-8js", "t0 t1", "", -1),
+                member("j3-1-1ces", "t0 t1", "", -1),
+                member("j3-2-ay3", "t2", "", -1));
         assertFirstRoundAsBalancedAsKafkas(p);
     }
 

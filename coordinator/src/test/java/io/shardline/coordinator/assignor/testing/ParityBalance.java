@@ -60,7 +60,8 @@ public record ParityBalance(Map<String, Integer> classSpreads, SortedSet<String>
         minMax.forEach((k, mm) -> spreads.put(k, mm[1] - mm[0]));
         SortedSet<String> uneven = new TreeSet<>();
         streamMinMax.forEach((stream, sm) -> {
-            if (sm[1] - sm[0] >= 2) {
+            // a stream nobody holds (every shard withheld) has no shard that could move
+            if (sm[1] != Integer.MIN_VALUE && sm[1] - sm[0] >= 2) {
                 uneven.add(stream);
             }
         });

@@ -73,6 +73,13 @@ class ParityBalanceTest {
     }
 
     @Test
+    void aStreamNobodyHoldsIsEven() {
+        // a first cooperative round that withholds both b shards: nobody holds b, so no b shard could move
+        ParityBalance withheld = ParityBalance.of(GROUP, STREAMS, assignment("a:0,1", "a:2,3", ""));
+        assertThat(withheld.unevenStreams()).isEmpty();
+    }
+
+    @Test
     void incrementalRoundsAreDeterministicPerSeed() {
         for (long seed = 0; seed < 20; seed++) {
             AssignmentProblem first = RandomRounds.generate(seed, ProblemShape.small(), 3,
