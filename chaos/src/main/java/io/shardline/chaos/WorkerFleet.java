@@ -57,7 +57,6 @@ public final class WorkerFleet {
                     "cluster.host=127.0.0.1",
                     "cluster.port=" + ports.get(i),
                     "cluster.members=" + members,
-                    "cluster.failure.timeout.ms=2000",
                     "redis.url=" + redisUri,
                     "session.timeout.ms=" + settings.sessionTimeoutMs(),
                     "heartbeat.interval.ms=" + settings.heartbeatIntervalMs(),
