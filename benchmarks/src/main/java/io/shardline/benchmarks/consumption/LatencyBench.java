@@ -14,7 +14,7 @@ import java.util.Map;
 
 /**
  * Latency at steady rates (default 5,000 and 10,000 records/s; {@code bench.latency.rates}) over 16 shards: Shardline
- * (one member, 4 local workers, {@code batch.size} 100, fenced reads and acks) beside the baseline of issue 23, a
+ * (one member, 4 local workers, {@code batch.size} 100, fenced reads and acks) beside the baseline of docs/benchmarks.md "Consumption results", a
  * hand-written {@code XREADGROUP BLOCK} + {@code XACK} loop per shard on the same Vert.x Redis client
  * ({@link VertxBlockLoopPeer}: no fencing, no scheduling), measured in the same run on the same redis-server and
  * shards, each with a consumer group of its own, one after the other (the order alternating per round,

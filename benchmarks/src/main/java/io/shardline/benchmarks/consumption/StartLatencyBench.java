@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The first minute of a member (issue 23 item 2, "the stall after start"): a fresh JVM, a producer writing at a steady
+ * The first minute of a member (docs/benchmarks.md "Consumption", the stall after start): a fresh JVM, a producer writing at a steady
  * rate ({@code bench.start.rate}, default 5,000 records/s) over 16 shards, and a member that takes all 16 shards
  * (one member, 4 local workers, {@code batch.size} 100) at once; then {@code bench.start.seconds} (default 60) measured
  * from the acquire. Prints, per second after the acquire, the records handled, p99 and max latency (XADD issue to

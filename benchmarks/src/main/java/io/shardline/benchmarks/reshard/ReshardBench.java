@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Live resharding against its targets (issue 19, docs/benchmarks.md "Resharding") on worker processes of the built
+ * Live resharding against its targets (docs/benchmarks.md "Resharding") on worker processes of the built
  * distribution: two listeners ({@code webhook-sink} posting to this JVM, which notes when each record was handled),
  * one on stream {@code bench} written by a {@link ShardProducer} at a steady rate over a key space (each record
  * carries the time it was written), one on the idle stream {@code idle}. Then: {@code bench} from 16 to 32 shards
