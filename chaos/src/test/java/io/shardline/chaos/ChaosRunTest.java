@@ -2,10 +2,12 @@ package io.shardline.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardline.testkit.dist.DistributionArchive;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +25,12 @@ class ChaosRunTest {
     Path workDir;
 
     private CheckReport lastReport;
+
+    /** Every run starts and restarts worker JVMs: they map the distribution's classes instead of loading them. */
+    @BeforeAll
+    static void archiveTheDistributionsClasses() throws Exception {
+        DistributionArchive.ensure(ChaosRunner.findDistribution());
+    }
 
     /**
      * In CI: seed 21 draws {@code kill -9} of redis-server, {@code kill -9} of the leader, a graceful restart and

@@ -2,6 +2,7 @@ package io.shardline.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardline.testkit.dist.DistributionArchive;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,12 +41,13 @@ final class ItFleet implements AutoCloseable {
     }
 
     /**
-     * Finds the distribution ({@code -Dshardline.dist.dir}, else the reactor's {@code dist/target}), creates the
-     * work directory for a new cluster named after {@code prefix} and registers the shutdown hook.
+     * Finds the distribution ({@code -Dshardline.dist.dir}, else the reactor's {@code dist/target}) and makes its
+     * class-data-sharing archive once ({@link DistributionArchive}), creates the work directory for a new cluster named after {@code prefix} and registers the shutdown hook.
      */
     static ItFleet create(String prefix) throws IOException {
         Path dist = Path.of(System.getProperty("shardline.dist.dir", "../dist/target/shardline-0.1.0-SNAPSHOT"));
         assertThat(dist.resolve("bin/start-worker")).as("build the distribution first (mvn package)").exists();
+        DistributionArchive.ensure(dist);
         String cluster = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
         Path dir = Files.createDirectories(Path.of("target", "it-work", cluster)).toAbsolutePath();
         System.out.println("Worker output in " + dir);
