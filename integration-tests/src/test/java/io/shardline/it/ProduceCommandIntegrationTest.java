@@ -3,6 +3,7 @@ package io.shardline.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardline.producer.KeyPartitioner;
+import io.shardline.testkit.dist.DistributionArchive;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.shardline.testkit.redis.RespProbe;
@@ -36,6 +37,7 @@ class ProduceCommandIntegrationTest {
     void produceFollowsTheStreamTopology(RedisServer redis) throws Exception {
         Path dist = Path.of(System.getProperty("shardline.dist.dir", "../dist/target/shardline-0.1.0-SNAPSHOT"));
         assertThat(dist.resolve("bin/produce")).as("build the distribution first (mvn package)").exists();
+        DistributionArchive.ensure(dist); // a stale archive would add a JVM warning to the output
         Path dir = Files.createDirectories(Path.of("target", "it-work", "produce")).toAbsolutePath();
 
         Run refused = run(dist, dir, "--redis", redis.uri(), "--stream", "orders", "--count", "10");

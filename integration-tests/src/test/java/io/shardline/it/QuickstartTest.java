@@ -2,6 +2,7 @@ package io.shardline.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardline.testkit.dist.DistributionArchive;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,6 +29,7 @@ class QuickstartTest {
     @Test
     void onceProcessesEveryRecordAndLeavesNoProcessBehind() throws Exception {
         Path dist = Path.of(System.getProperty("shardline.dist.dir"));
+        DistributionArchive.ensure(dist); // a stale archive would add a JVM warning to the output
         Path output = runDir.resolve("quickstart.out");
         ProcessBuilder builder = new ProcessBuilder(dist.resolve("bin/quickstart").toString(), "--once",
                 "--records", Integer.toString(RECORDS), "--run-dir", runDir.resolve("run").toString())
