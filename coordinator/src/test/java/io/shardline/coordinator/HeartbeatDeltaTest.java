@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +36,14 @@ class HeartbeatDeltaTest {
         return m;
     }
 
+    /** Member A joins a group of {@code shards} shards and reports them all owned once: it is steady. */
+    private static HeartbeatResponse steadyA(CoordinatorTestContext ctx, int shards) {
+        HeartbeatResponse join = ctx.join("A");
+        int[] all = IntStream.range(0, shards).toArray();
+        ctx.heartbeat("A", join.memberEpoch(), shards(all), List.of());
+        return join;
+    }
+
     private static RevokeReport revoked(int shard) {
         return new RevokeReport(shards(shard).get(0), RevokeState.REVOKED);
     }
@@ -42,8 +51,7 @@ class HeartbeatDeltaTest {
     @Test
     void steadyDeltaIsAnsweredWithoutTheAssignmentAndDecidesNothing() {
         CoordinatorTestContext ctx = CoordinatorTestContext.withShards(4);
-        HeartbeatResponse join = ctx.join("A");
-        ctx.heartbeat("A", join.memberEpoch(), shards(0, 1, 2, 3), List.of());
+        HeartbeatResponse join = steadyA(ctx, 4);
         Member before = ctx.member("A");
         ctx.time().sleep(400);
 
@@ -68,8 +76,7 @@ class HeartbeatDeltaTest {
     @Test
     void deltaUnderAnOlderAssignmentEpochGetsTheRevocationAndReleasesNothing() {
         CoordinatorTestContext ctx = CoordinatorTestContext.withShards(4);
-        HeartbeatResponse a = ctx.join("A");
-        ctx.heartbeat("A", a.memberEpoch(), shards(0, 1, 2, 3), List.of());
+        HeartbeatResponse a = steadyA(ctx, 4);
         // B joins: shards 2 and 3 leave A's assigned set for its revoking set, under a new assignment epoch.
         HeartbeatResponse b = ctx.join("B");
         assertEquals(a.assignmentEpoch() + 1, ctx.group().assignmentEpoch());
@@ -109,8 +116,7 @@ class HeartbeatDeltaTest {
     @Test
     void newLeaderReadsADeltaAgainstTheReplayedEpochs() {
         CoordinatorTestContext ctx = CoordinatorTestContext.withShards(4);
-        HeartbeatResponse a = ctx.join("A");
-        ctx.heartbeat("A", a.memberEpoch(), shards(0, 1, 2, 3), List.of());
+        HeartbeatResponse a = steadyA(ctx, 4);
         ctx.join("B"); // decided and persisted; A never heard the revocation before the leader changed
         ctx.becomeLeader(0);
 
@@ -129,8 +135,7 @@ class HeartbeatDeltaTest {
     @Test
     void rejoinedMembersDeltaProvesItStoppedItsEarlierShards() {
         CoordinatorTestContext ctx = CoordinatorTestContext.withShards(2);
-        HeartbeatResponse a = ctx.join("A");
-        ctx.heartbeat("A", a.memberEpoch(), shards(0, 1), List.of());
+        HeartbeatResponse a = steadyA(ctx, 2);
         // A fenced itself and rejoins: its shards stay held until a request under the new epoch omits them.
         HeartbeatResponse rejoin = ctx.join("A");
         assertEquals(MemberState.UNREVOKED_SHARDS, ctx.member("A").state());
@@ -146,8 +151,7 @@ class HeartbeatDeltaTest {
     @Test
     void deltaStillReleasesAShardReportedRevoked() {
         CoordinatorTestContext ctx = CoordinatorTestContext.withShards(2);
-        HeartbeatResponse a = ctx.join("A");
-        ctx.heartbeat("A", a.memberEpoch(), shards(0, 1), List.of());
+        HeartbeatResponse a = steadyA(ctx, 2);
         HeartbeatResponse b = ctx.join("B");
         HeartbeatResponse revoke = ctx.heartbeat(delta("A", a.memberEpoch(), List.of(), a.assignmentEpoch()));
         assertEquals(assigned(1, 0), revoke.assigned());

@@ -28,12 +28,10 @@ class MembershipDeltaTest {
     private static final ShardId S0 = shards(0).get(0);
     private static final ShardId S1 = shards(1).get(0);
 
-    private final Membership member = new Membership(new MembershipConfig("g", "A", Optional.empty(),
-            Optional.empty(), new TreeSet<>(List.of("orders")), 500, 1000));
+    private final Membership member = MembershipTest.newMember();
 
     private static HeartbeatResponse ok(int epoch, Map<ShardId, Integer> assigned, ShardId... pending) {
-        return new HeartbeatResponse(ErrorCode.NONE, "", "A", epoch, 1, new TreeMap<>(assigned),
-                new TreeSet<>(List.of(pending)), 500, 3000);
+        return MembershipTest.ok(epoch, assigned, pending);
     }
 
     private static HeartbeatResponse unchanged(int epoch, int assignmentEpoch) {
