@@ -98,7 +98,8 @@ public final class IdleCostBench {
             for (int i = 0; i < scenario.workers(); i++) {
                 workers.start(i, redis.uri());
             }
-            try (RespProbe probe = redis.probe()) {
+            // A long read timeout: on a loaded machine Redis may answer the owner count only seconds later.
+            try (RespProbe probe = RespProbe.connect("127.0.0.1", redis.port(), 60_000)) {
                 awaitOwned(probe, stream, scenario.shards(), workers.processes(), work);
                 TimeUnit.MILLISECONDS.sleep(WARM_UP_MS); // a measured warm-up, not a condition
                 long workerTicks = workerTicks(workers.processes());
