@@ -3,7 +3,6 @@ package io.shardline.benchmarks.runtime;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RespProbe;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -50,16 +49,8 @@ public final class IdleCostBench {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 1) {
-            System.err.println("usage: IdleCostBench DIST_DIR [WINDOW_SECONDS=30]");
-            System.exit(2);
-        }
-        Path dist = Path.of(args[0]).toAbsolutePath();
+        Path dist = DistWorkers.distOrExit(args, 1, "IdleCostBench DIST_DIR [WINDOW_SECONDS=30]");
         long windowMs = TimeUnit.SECONDS.toMillis(args.length > 1 ? Long.parseLong(args[1]) : 30);
-        if (!Files.isExecutable(dist.resolve("bin/start-worker"))) {
-            System.err.println("no bin/start-worker in " + dist + "; build the distribution first (mvn package)");
-            System.exit(2);
-        }
         List<Scenario> scenarios = java.util.Arrays.stream(System.getProperty("bench.idle.scenarios",
                 "1x1x16,1x1x256,1x1x4096,4x16x4096").split(",")).map(t -> t.split("x"))
                 .map(f -> new Scenario(Integer.parseInt(f[0]), Integer.parseInt(f[1]), Integer.parseInt(f[2]))).toList();
