@@ -15,7 +15,7 @@ import io.shardline.coordinator.group.Member;
 import io.shardline.coordinator.group.MemberState;
 import io.shardline.coordinator.group.RebalanceProtocol;
 import io.shardline.coordinator.protocol.ErrorCode;
-import io.shardline.coordinator.protocol.HeartbeatRequest;
+import io.shardline.coordinator.protocol.RevokeReport;
 import io.shardline.coordinator.protocol.HeartbeatResponse;
 import io.shardline.coordinator.record.ChangeReason;
 import io.shardline.coordinator.record.CoordinatorRecord;
@@ -281,19 +281,28 @@ final class GroupChanges {
                 .setAssigned(assigned).setRevoking(revoking).setState(MemberState.UNREVOKED_SHARDS).build()));
     }
 
-    /** One reconciliation step for {@code member}; {@code report} only when sent under its current epoch. */
-    Member reconcile(Member member, HeartbeatRequest report) {
+    /**
+     * One reconciliation step for {@code member}, with its report only when sent under its current epoch.
+     *
+     * @param owned the shards the member owns, or null when its report does not tell (docs/protocol.md section 2)
+     * @param revoking the member's revocation reports, or null for no report at all (a join)
+     */
+    Member reconcile(Member member, Set<ShardId> owned, List<RevokeReport> revoking) {
+        if (group.settled(member)) {
+            return member; // a steady heartbeat: no work per shard (docs/benchmarks.md, "Cost curve")
+        }
         boolean grantsAllowed = group.config().protocol() != RebalanceProtocol.EAGER
                 || !group.anyRevokingExcept(member.memberId());
         CurrentAssignmentBuilder builder = new CurrentAssignmentBuilder(member)
                 .withTarget(group.target(member.memberId()))
                 .withOwners(group::owner)
                 .withGrantsAllowed(grantsAllowed);
-        if (report != null) {
-            builder.withOwnershipReport(report.owned(), report.revoking());
+        if (revoking != null) {
+            builder.withOwnershipReport(owned, revoking);
         }
         Reconciliation r = builder.build();
         if (r.member() == member) {
+            group.maybeMarkSettled(member);
             return member;
         }
         String id = member.memberId();

@@ -42,7 +42,6 @@ final class LeaseCallBack {
             return answer;
         }
         int wait = (int) Math.max(AFTER_DEADLINE_MS, earliest - nowMs + AFTER_DEADLINE_MS);
-        return new HeartbeatResponse(answer.error(), answer.errorMessage(), answer.memberId(), answer.memberEpoch(),
-                answer.assignmentEpoch(), answer.assigned(), answer.pending(), wait, answer.sessionTimeoutMs());
+        return answer.withHeartbeatIntervalMs(wait);
     }
 }

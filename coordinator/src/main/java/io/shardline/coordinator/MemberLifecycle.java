@@ -19,6 +19,7 @@ import io.shardline.coordinator.record.Records;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedSet;
 
 /**
@@ -43,7 +44,9 @@ final class MemberLifecycle {
         EpochMatch match = EpochValidator.throwIfMemberEpochIsInvalid(member, req.memberEpoch());
         EpochValidator.throwIfAssignmentEpochIsInvalid(member.memberId(), req.assignmentEpoch(),
                 group.assignmentEpoch());
+        Set<ShardId> owned = ownedShards(group, member, req);
         if (match == EpochMatch.CURRENT) {
+            // A delta request claims nothing new: what it owns was checked when it was last listed.
             Optional<String> violation = EpochValidator.ownershipViolation(member, req.owned(), req.revoking());
             if (violation.isPresent()) {
                 c.fence(member, violation.get());
@@ -57,12 +60,44 @@ final class MemberLifecycle {
         }
         maybeUpdateMetadata(c, member, req);
         c.maybeRecompute();
-        Member reconciled = c.reconcile(group.member(member.memberId()), req);
+        Member reconciled = c.reconcile(group.member(member.memberId()), owned, req.revoking());
         Optional<String> overdue = c.maybeFenceOverdueRevocation(reconciled);
         if (overdue.isPresent()) {
             throw new FencedMemberEpochException(overdue.get() + ": stop every shard and rejoin with epoch 0");
         }
-        return c.answer(reconciled);
+        return delta(req, c.answer(reconciled));
+    }
+
+    /**
+     * The shards the member owns, as its request tells: the list it sent, or for a delta request
+     * ({@code ownedUnchanged}) the assignment of the answer it last applied, read before this heartbeat changes
+     * anything. Under the member's current epoch (no grant since) that answer assigned no shard the member does not
+     * hold now, and when its assignment epoch is at least the one at which the member's last revoking shard was taken
+     * from it, it assigned none of its revoking shards either: those the member does not report draining are stopped,
+     * as with a full list (the member's assigned set stands for the list). Null when the coordinator cannot tell (an
+     * older answer, which may still assign a shard now revoking): then the absence of a shard releases nothing
+     * (docs/protocol.md, section 2, "Deltas").
+     */
+    private static Set<ShardId> ownedShards(Group group, Member member, HeartbeatRequest req) {
+        if (!req.ownedUnchanged()) {
+            return req.owned();
+        }
+        boolean known = req.memberEpoch() == member.memberEpoch()
+                && req.assignmentEpoch() >= group.revokingSince(member.memberId());
+        return known ? member.assigned().keySet() : null;
+    }
+
+    /**
+     * KIP-848's delta answer: to a delta request, the answer leaves out the assignment when its epochs are the ones
+     * the request carried, so the member already applied exactly this assignment; a request that listed its owned
+     * shards (a change, or a resync after a failure) always gets the whole assignment.
+     */
+    private static HeartbeatResponse delta(HeartbeatRequest req, HeartbeatResponse answer) {
+        if (req.ownedUnchanged() && answer.memberEpoch() == req.memberEpoch()
+                && answer.assignmentEpoch() == req.assignmentEpoch()) {
+            return answer.withoutAssignment();
+        }
+        return answer;
     }
 
     private static HeartbeatResponse join(GroupChanges c, HeartbeatRequest req) {
@@ -114,7 +149,7 @@ final class MemberLifecycle {
     private static HeartbeatResponse settle(GroupChanges c, String memberId) {
         c.renewLease(memberId);
         c.maybeRecompute();
-        return c.answer(c.reconcile(c.group().member(memberId), null));
+        return c.answer(c.reconcile(c.group().member(memberId), null, null));
     }
 
     /** KIP-345: a static member back under a new member id takes over its predecessor's reserved target. */

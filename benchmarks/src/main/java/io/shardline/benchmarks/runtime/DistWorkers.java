@@ -55,6 +55,23 @@ final class DistWorkers implements AutoCloseable {
         this.restPorts = ports.subList(seeds, 2 * seeds);
     }
 
+    /**
+     * The distribution folder a bench's {@code main} was given as its first argument; prints {@code usage} (when
+     * {@code args} has fewer than {@code required} arguments) or what to build, and exits with 2, when it cannot run.
+     */
+    static Path distOrExit(String[] args, int required, String usage) {
+        if (args.length < required) {
+            System.err.println("usage: " + usage);
+            System.exit(2);
+        }
+        Path dist = Path.of(args[0]).toAbsolutePath();
+        if (!Files.isExecutable(dist.resolve("bin/start-worker"))) {
+            System.err.println("no bin/start-worker in " + dist + "; build the distribution first (mvn package)");
+            System.exit(2);
+        }
+        return dist;
+    }
+
     /** A fresh work directory with a {@code listeners/} folder holding {@code name.properties}. */
     static Path workWithListener(String prefix, String name, String... lines) throws IOException {
         Path work = Files.createTempDirectory(prefix);

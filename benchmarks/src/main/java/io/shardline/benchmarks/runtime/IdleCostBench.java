@@ -3,7 +3,6 @@ package io.shardline.benchmarks.runtime;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RespProbe;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -22,8 +21,9 @@ import java.util.concurrent.TimeUnit;
  * (64 members) on 4,096 shards. Run after {@code mvn -B -ntp -DskipTests package}:
  * {@code java -cp benchmarks/target/benchmarks.jar io.shardline.benchmarks.runtime.IdleCostBench
  * dist/target/shardline-0.1.0-SNAPSHOT [WINDOW_SECONDS=30]}; {@code -Dbench.idle.scenarios=1x1x16,4x16x4096} picks
- * scenarios (workers x members per worker x shards), {@code -Dbench.idle.threads=true} prints where the first
- * worker's CPU went, by thread. Every process it starts is stopped by its pid.
+ * scenarios (workers x members per worker x shards), {@code -Dbench.idle.threads=true} prints where each
+ * worker's CPU went, by thread, {@code -Dbench.idle.warmup.s=N} sets the warm-up (default 15). Every process it
+ * starts is stopped by its pid.
  * Target: an idle shard costs at most 1 % of a core per 1,000 shards, on the worker and on Redis: the marginal
  * column, the cost above the first row's (a worker's fixed cost: cluster heartbeats, ticks, its REST server), per
  * 1,000 shards more (for several workers, above that many times the first row's worker cost).
@@ -31,7 +31,8 @@ import java.util.concurrent.TimeUnit;
 public final class IdleCostBench {
 
     private static final long OWN_TIMEOUT_MS = 300_000;
-    private static final long WARM_UP_MS = 15_000;
+    /** The warm-up after every shard is owned ({@code -Dbench.idle.warmup.s}, default 15 s). */
+    private static final long WARM_UP_MS = TimeUnit.SECONDS.toMillis(Long.getLong("bench.idle.warmup.s", 15));
 
     /** One measured configuration: workers x members per worker over shards. */
     private record Scenario(int workers, int membersPerWorker, int shards) {
@@ -48,16 +49,8 @@ public final class IdleCostBench {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 1) {
-            System.err.println("usage: IdleCostBench DIST_DIR [WINDOW_SECONDS=30]");
-            System.exit(2);
-        }
-        Path dist = Path.of(args[0]).toAbsolutePath();
+        Path dist = DistWorkers.distOrExit(args, 1, "IdleCostBench DIST_DIR [WINDOW_SECONDS=30]");
         long windowMs = TimeUnit.SECONDS.toMillis(args.length > 1 ? Long.parseLong(args[1]) : 30);
-        if (!Files.isExecutable(dist.resolve("bin/start-worker"))) {
-            System.err.println("no bin/start-worker in " + dist + "; build the distribution first (mvn package)");
-            System.exit(2);
-        }
         List<Scenario> scenarios = java.util.Arrays.stream(System.getProperty("bench.idle.scenarios",
                 "1x1x16,1x1x256,1x1x4096,4x16x4096").split(",")).map(t -> t.split("x"))
                 .map(f -> new Scenario(Integer.parseInt(f[0]), Integer.parseInt(f[1]), Integer.parseInt(f[2]))).toList();
@@ -96,11 +89,15 @@ public final class IdleCostBench {
             for (int i = 0; i < scenario.workers(); i++) {
                 workers.start(i, redis.uri());
             }
-            try (RespProbe probe = redis.probe()) {
+            // A long read timeout: on a loaded machine Redis may answer the owner count only seconds later.
+            try (RespProbe probe = RespProbe.connect("127.0.0.1", redis.port(), 60_000)) {
                 awaitOwned(probe, stream, scenario.shards(), workers.processes(), work);
                 TimeUnit.MILLISECONDS.sleep(WARM_UP_MS); // a measured warm-up, not a condition
                 long workerTicks = workerTicks(workers.processes());
-                Map<String, Long> threads = DistWorkers.cpuMsByThread(workers.processes().get(0).pid());
+                List<Map<String, Long>> threads = new java.util.ArrayList<>();
+                for (Process p : workers.processes()) {
+                    threads.add(DistWorkers.cpuMsByThread(p.pid()));
+                }
                 double redisSeconds = DistWorkers.redisCpuSeconds(probe);
                 long start = System.nanoTime();
                 TimeUnit.MILLISECONDS.sleep(windowMs); // the measured window
@@ -109,10 +106,17 @@ public final class IdleCostBench {
                         / (double) DistWorkers.CLOCK_TICKS_PER_SECOND;
                 double redisCpu = DistWorkers.redisCpuSeconds(probe) - redisSeconds;
                 if (Boolean.getBoolean("bench.idle.threads")) {
-                    Map<String, Long> spent = new java.util.TreeMap<>();
-                    DistWorkers.cpuMsByThread(workers.processes().get(0).pid())
-                            .forEach((name, ms) -> spent.put(name, ms - threads.getOrDefault(name, 0L)));
-                    System.out.println(scenario.name() + ", worker w0, CPU ms by thread in the window: " + spent);
+                    for (int i = 0; i < threads.size(); i++) {
+                        Map<String, Long> before = threads.get(i);
+                        Map<String, Long> spent = new java.util.TreeMap<>();
+                        DistWorkers.cpuMsByThread(workers.processes().get(i).pid()).forEach((name, ms) -> {
+                            if (ms > before.getOrDefault(name, 0L)) {
+                                spent.put(name, ms - before.getOrDefault(name, 0L));
+                            }
+                        });
+                        System.out.println(scenario.name() + ", worker w" + i + ", CPU ms by thread in the window: "
+                                + spent);
+                    }
                 }
                 long heapKb = 0;
                 for (Process p : workers.processes()) {

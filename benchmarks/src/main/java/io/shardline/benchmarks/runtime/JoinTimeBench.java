@@ -30,18 +30,10 @@ public final class JoinTimeBench {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 2) {
-            System.err.println("usage: JoinTimeBench DIST_DIR REDIS_URL [WORKERS=3] [ROUNDS=3]");
-            System.exit(2);
-        }
-        Path dist = Path.of(args[0]).toAbsolutePath();
+        Path dist = DistWorkers.distOrExit(args, 2, "JoinTimeBench DIST_DIR REDIS_URL [WORKERS=3] [ROUNDS=3]");
         String redisUrl = args[1];
         int workers = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 3;
-        if (!Files.isExecutable(dist.resolve("bin/start-worker"))) {
-            System.err.println("no bin/start-worker in " + dist + "; build the distribution first (mvn package)");
-            System.exit(2);
-        }
         Path work = DistWorkers.workWithListener("join-bench", "orders", "handler=logging-sink",
                 "streams=join-bench:12", "group=join-bench", "concurrency=1", "start.from=latest");
         System.out.println("load average before: " + DistWorkers.loadAverage() + "; JAVA_OPTS="

@@ -41,11 +41,8 @@ public final class RecordCostBench {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 1) {
-            System.err.println("usage: RecordCostBench DIST_DIR [WINDOW_SECONDS=20] [RATES=100,1000,10000]");
-            System.exit(2);
-        }
-        Path dist = Path.of(args[0]).toAbsolutePath();
+        Path dist = DistWorkers.distOrExit(args, 1,
+                "RecordCostBench DIST_DIR [WINDOW_SECONDS=20] [RATES=100,1000,10000]");
         long windowMs = TimeUnit.SECONDS.toMillis(args.length > 1 ? Long.parseLong(args[1]) : 20);
         int[] rates = Arrays.stream((args.length > 2 ? args[2] : "100,1000,10000").split(","))
                 .mapToInt(Integer::parseInt).toArray();

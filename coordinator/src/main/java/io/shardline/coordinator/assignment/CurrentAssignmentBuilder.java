@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -37,7 +38,8 @@ public final class CurrentAssignmentBuilder {
     private final Member member;
     private SortedSet<ShardId> target = Collections.emptySortedSet();
     private Function<ShardId, ShardOwner> owners = s -> ShardOwner.NEVER_OWNED;
-    private SortedSet<ShardId> owned;
+    private boolean reported;
+    private Set<ShardId> owned;
     private Map<ShardId, RevokeState> revokeReports = Map.of();
     private boolean grantsAllowed = true;
 
@@ -61,9 +63,13 @@ public final class CurrentAssignmentBuilder {
     /**
      * The member's report, sent under its CURRENT epoch (only such a report may release shards: every request
      * under that epoch was sent after the member learnt every shard it holds).
+     *
+     * @param ownedNow the shards the member owns, or null when not known (a delta request the coordinator cannot
+     *     read, docs/protocol.md section 2): then only a {@code REVOKED} report releases a shard, never its absence
      */
-    public CurrentAssignmentBuilder withOwnershipReport(SortedSet<ShardId> ownedNow, List<RevokeReport> revoking) {
-        this.owned = Objects.requireNonNull(ownedNow, "owned");
+    public CurrentAssignmentBuilder withOwnershipReport(Set<ShardId> ownedNow, List<RevokeReport> revoking) {
+        this.reported = true;
+        this.owned = ownedNow;
         HashMap<ShardId, RevokeState> reports = new HashMap<>();
         for (RevokeReport r : revoking) {
             reports.put(r.shard(), r.state());
@@ -86,10 +92,10 @@ public final class CurrentAssignmentBuilder {
         TreeMap<ShardId, Integer> assigned = new TreeMap<>(member.assigned());
         TreeSet<ShardId> revoking = new TreeSet<>(member.revoking());
         TreeMap<ShardId, Integer> released = new TreeMap<>();
-        if (owned != null) {
+        if (reported) {
             for (ShardId s : member.revoking()) {
-                RevokeState reported = revokeReports.get(s);
-                if (reported == RevokeState.REVOKED || (reported == null && !owned.contains(s))) {
+                RevokeState state = revokeReports.get(s);
+                if (state == RevokeState.REVOKED || (state == null && owned != null && !owned.contains(s))) {
                     revoking.remove(s);
                     released.put(s, owners.apply(s).ownerEpoch());
                 }

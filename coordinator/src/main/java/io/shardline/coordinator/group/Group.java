@@ -47,6 +47,14 @@ public final class Group {
     private final HashMap<String, RevocationTimer> revocationTimers = new HashMap<>();
     private final HashMap<String, Integer> reportedAssignmentEpochs = new HashMap<>();
     private final HashMap<String, HeartbeatResponse> answerCache = new HashMap<>();
+    /**
+     * The assignment epoch at which the last shard entered each member's revoking set (absent: nothing revoking).
+     * Derived by replay, so a new leader derives it too (from a compacted log: the epoch of the snapshot, later, so
+     * it only waits longer).
+     */
+    private final HashMap<String, Integer> revokingSince = new HashMap<>();
+    /** Members found settled (stable, assigned = target), with the target object they were checked against. */
+    private final HashMap<String, Settled> settled = new HashMap<>();
     /** Why the last assignor run failed, or null when it succeeded (read model only, not persisted). */
     private AssignorFailure assignorFailure;
 
@@ -112,6 +120,8 @@ public final class Group {
         revocationTimers.remove(r.memberId());
         reportedAssignmentEpochs.remove(r.memberId());
         answerCache.remove(r.memberId());
+        settled.remove(r.memberId());
+        revokingSince.remove(r.memberId());
     }
 
     private void replayMemberState(MemberStateRecord r) {
@@ -119,6 +129,11 @@ public final class Group {
         if (existing == null) {
             throw new IllegalStateException("group '" + config.groupId() + "': state record for unknown member '"
                     + r.memberId() + "'");
+        }
+        if (r.revoking().isEmpty()) {
+            revokingSince.remove(r.memberId());
+        } else if (!existing.revoking().containsAll(r.revoking())) {
+            revokingSince.put(r.memberId(), assignmentEpoch);
         }
         members.put(r.memberId(), new Member.Builder(existing)
                 .setEpochs(r.memberEpoch(), r.previousMemberEpoch())
@@ -329,6 +344,37 @@ public final class Group {
     }
 
     /**
+     * The assignment epoch at which the last shard of {@code memberId}'s revoking set was taken from its assigned
+     * set, or 0 when it revokes nothing: an answer of this assignment epoch or later told the member of every one of
+     * them (docs/protocol.md, section 2, "Deltas").
+     */
+    public int revokingSince(String memberId) {
+        return revokingSince.getOrDefault(memberId, 0);
+    }
+
+    /**
+     * True when {@code member} is this group's member object that was found settled ({@link #maybeMarkSettled})
+     * against the target the group holds for it now: nothing has changed for it since, so a steady heartbeat does
+     * no work per shard. O(1): members and targets are immutable objects replaced on every change, compared by
+     * identity.
+     */
+    public boolean settled(Member member) {
+        Settled s = settled.get(member.memberId());
+        return s != null && s.member() == member && members.get(member.memberId()) == member
+                && s.target() == target.get(member.memberId());
+    }
+
+    /**
+     * Remembers {@code member} as settled when it is {@code STABLE}: a reconciliation step found nothing to do for
+     * it (nothing revoking, its assigned shards are its target). Soft state, like the answer cache.
+     */
+    public void maybeMarkSettled(Member member) {
+        if (member.state() == MemberState.STABLE && members.get(member.memberId()) == member) {
+            settled.put(member.memberId(), new Settled(member, target.get(member.memberId())));
+        }
+    }
+
+    /**
      * Remembers that the assignor failed at {@code timeMs} for {@code groupEpoch} (the group stays on its
      * previous target), or with null that it succeeded. Soft state for the read model, like leases.
      */
@@ -339,6 +385,10 @@ public final class Group {
     /** The last assignor failure since the assignor last succeeded, or null. */
     public AssignorFailure assignorFailure() {
         return assignorFailure;
+    }
+
+    /** A member found settled against {@code target} (null: no target). */
+    private record Settled(Member member, SortedSet<ShardId> target) {
     }
 
     /** A rebalance timer: started under {@code memberEpoch}, runs out at {@code deadlineMs}. */

@@ -66,6 +66,10 @@ public final class Membership {
     private long inFlightSentAtMs;
     private Set<ShardId> inFlightRevoked = Set.of();
     private long leaseDeadlineMs = Long.MIN_VALUE;
+    /** +1 on every change of {@link #owned}; the version the request in flight and the last answered request had. */
+    private int ownedVersion;
+    private int inFlightOwnedVersion;
+    private int ackedOwnedVersion = -1;
     private int heartbeatIntervalMs;
     private long nextHeartbeatAtMs = Long.MIN_VALUE;
 
@@ -90,7 +94,9 @@ public final class Membership {
 
     /**
      * Builds the next heartbeat and marks it in flight: a join (epoch 0, nothing owned) when not joined, else the
-     * current epoch with the shards owned and being revoked.
+     * current epoch with the shards being revoked and the shards owned, the latter only when they changed since the
+     * last request answered without error (KIP-848's delta; after a failed request or an error answer they are sent
+     * again: a resync, docs/protocol.md section 2).
      *
      * @throws IllegalStateException when a heartbeat is already in flight or the member left
      */
@@ -104,12 +110,14 @@ public final class Membership {
             transitionTo(MembershipState.JOINING);
         }
         boolean join = state == MembershipState.JOINING;
+        boolean unchanged = !join && ownedVersion == ackedOwnedVersion;
         List<RevokeReport> reports = new ArrayList<>();
         revoking.forEach((s, st) -> reports.add(new RevokeReport(s, st)));
         HeartbeatRequest request = new HeartbeatRequest(config.groupId(), config.memberId(), join ? 0 : memberEpoch,
                 config.instanceId(), config.rack(), config.subscriptions(),
-                join ? new TreeSet<>() : new TreeSet<>(owned.keySet()), join ? List.of() : reports,
-                join ? 0 : assignmentEpoch, config.weight());
+                join || unchanged ? new TreeSet<>() : new TreeSet<>(owned.keySet()), join ? List.of() : reports,
+                join ? 0 : assignmentEpoch, config.weight(), unchanged);
+        inFlightOwnedVersion = ownedVersion;
         inFlightId = nextRequestId++;
         inFlightSentAtMs = nowMs;
         inFlightRevoked = new HashSet<>(revokedUnsent);
@@ -129,6 +137,7 @@ public final class Membership {
         inFlightId = -1;
         nextHeartbeatAtMs = nowMs + Math.max(1, response.heartbeatIntervalMs());
         if (response.error() != ErrorCode.NONE) {
+            ackedOwnedVersion = -1;
             revokedUnsent.addAll(inFlightRevoked);
             if (response.error().requiresRejoin()) {
                 actions.addAll(fenceAll("coordinator answered " + response.error() + ": " + response.errorMessage()));
@@ -138,12 +147,19 @@ public final class Membership {
             }
             return actions;
         }
+        if (response.assignmentUnchanged()
+                && (response.memberEpoch() != memberEpoch || response.assignmentEpoch() != assignmentEpoch)) {
+            actions.addAll(fenceAll("the coordinator left out the assignment of epochs " + response.memberEpoch() + "/"
+                    + response.assignmentEpoch() + " but this member applied " + memberEpoch + "/" + assignmentEpoch));
+            nextHeartbeatAtMs = nowMs;
+            return actions;
+        }
+        ackedOwnedVersion = inFlightOwnedVersion;
         heartbeatIntervalMs = Math.max(1, response.heartbeatIntervalMs());
         int margin = Math.min(config.selfFenceMarginMs(), response.sessionTimeoutMs() / 2);
         leaseDeadlineMs = Math.max(leaseDeadlineMs, sentAt + response.sessionTimeoutMs() - margin);
         memberEpoch = response.memberEpoch();
         assignmentEpoch = response.assignmentEpoch();
-        pending = response.pending();
         for (ShardId s : inFlightRevoked) {
             if (revoking.get(s) == RevokeState.REVOKED) {
                 revoking.remove(s);
@@ -153,6 +169,11 @@ public final class Membership {
         if (state == MembershipState.LEAVING) {
             return actions;
         }
+        if (response.assignmentUnchanged()) {
+            transitionTo(revoking.isEmpty() && pending.isEmpty() ? MembershipState.STABLE : MembershipState.RECONCILING);
+            return actions; // a steady answer: the assignment applied last is still the member's (no work per shard)
+        }
+        pending = response.pending();
         return reconcile(nowMs, response.assigned(), actions);
     }
 
@@ -164,6 +185,7 @@ public final class Membership {
             Integer epoch = assigned.get(shard);
             if (epoch == null) {
                 owned.remove(shard);
+                ownedVersion++;
                 startDrain(shard, nowMs);
                 actions.add(new RevokeShard(shard, generation));
             } else if (!epoch.equals(ownedEpoch)) {
@@ -179,6 +201,7 @@ public final class Membership {
                     return actions;
                 }
                 owned.put(e.getKey(), e.getValue());
+                ownedVersion++;
                 actions.add(new StartShard(e.getKey(), e.getValue()));
             }
         }
@@ -203,6 +226,7 @@ public final class Membership {
             return;
         }
         inFlightId = -1;
+        ackedOwnedVersion = -1;
         revokedUnsent.addAll(inFlightRevoked);
         if (state == MembershipState.JOINING) {
             transitionTo(MembershipState.UNJOINED);
@@ -312,6 +336,7 @@ public final class Membership {
         }
         for (ShardId s : new ArrayList<>(owned.keySet())) {
             owned.remove(s);
+            ownedVersion++;
             startDrain(s, nowMs);
             actions.add(new RevokeShard(s, generation));
         }
@@ -331,6 +356,7 @@ public final class Membership {
         boolean joined = memberEpoch > 0;
         int epoch = memberEpoch;
         owned.clear();
+        ownedVersion++;
         revoking.clear();
         drainDeadlines.clear();
         inFlightId = -1;
@@ -365,6 +391,8 @@ public final class Membership {
         TreeSet<ShardId> dropped = new TreeSet<>(owned.keySet());
         dropped.addAll(revoking.keySet());
         owned.clear();
+        ownedVersion++;
+        ackedOwnedVersion = -1;
         revoking.clear();
         revokedUnsent.clear();
         drainDeadlines.clear();

@@ -16,6 +16,11 @@ import java.util.TreeSet;
  * key. The member revokes every shard it owns that is missing, and starts every listed shard it does not own.
  * {@code pending} are shards of its target that it will get once their previous owner released them.
  *
+ * <p>KIP-848's delta: an answer with {@code assignmentUnchanged} carries neither {@code assigned} nor {@code pending}
+ * (both empty): they are those of the answer the member last applied. The coordinator sends it only to a request that
+ * did not list its owned shards, and only when the answer's member and assignment epochs are the ones the request
+ * carried: every change of a member's assigned or pending shards changes one of them (docs/protocol.md, section 2).
+ *
  * @param error the error, {@link ErrorCode#NONE} on success
  * @param errorMessage a human-readable reason naming the values involved; empty on success
  * @param memberId the member id
@@ -25,6 +30,7 @@ import java.util.TreeSet;
  * @param pending shards of the member's target still held by their previous owner
  * @param heartbeatIntervalMs how long to wait before the next heartbeat
  * @param sessionTimeoutMs the session timeout the coordinator expires the member by
+ * @param assignmentUnchanged true when {@code assigned} and {@code pending} are not sent: unchanged
  */
 public record HeartbeatResponse(
         ErrorCode error,
@@ -35,7 +41,8 @@ public record HeartbeatResponse(
         SortedMap<ShardId, Integer> assigned,
         SortedSet<ShardId> pending,
         int heartbeatIntervalMs,
-        int sessionTimeoutMs) {
+        int sessionTimeoutMs,
+        boolean assignmentUnchanged) {
 
     /** Validates and copies. */
     public HeartbeatResponse {
@@ -44,6 +51,31 @@ public record HeartbeatResponse(
         Objects.requireNonNull(memberId, "memberId");
         assigned = Collections.unmodifiableSortedMap(new TreeMap<>(assigned));
         pending = Collections.unmodifiableSortedSet(new TreeSet<>(pending));
+        if (assignmentUnchanged && (error != ErrorCode.NONE || !assigned.isEmpty() || !pending.isEmpty())) {
+            throw new IllegalArgumentException("an answer with assignmentUnchanged must be an answer without error "
+                    + "that lists no assigned and no pending shards");
+        }
+    }
+
+    /** An answer that carries its assignment ({@code assignmentUnchanged} false). */
+    public HeartbeatResponse(ErrorCode error, String errorMessage, String memberId, int memberEpoch,
+            int assignmentEpoch, SortedMap<ShardId, Integer> assigned, SortedSet<ShardId> pending,
+            int heartbeatIntervalMs, int sessionTimeoutMs) {
+        this(error, errorMessage, memberId, memberEpoch, assignmentEpoch, assigned, pending, heartbeatIntervalMs,
+                sessionTimeoutMs, false);
+    }
+
+    /** This answer without its assignment: the member keeps the one it has (same epochs). */
+    public HeartbeatResponse withoutAssignment() {
+        return new HeartbeatResponse(error, errorMessage, memberId, memberEpoch, assignmentEpoch,
+                Collections.emptySortedMap(), Collections.emptySortedSet(), heartbeatIntervalMs, sessionTimeoutMs,
+                true);
+    }
+
+    /** This answer with another heartbeat interval (a call-back, docs/protocol.md section 7). */
+    public HeartbeatResponse withHeartbeatIntervalMs(int value) {
+        return new HeartbeatResponse(error, errorMessage, memberId, memberEpoch, assignmentEpoch, assigned, pending,
+                value, sessionTimeoutMs, assignmentUnchanged);
     }
 
     /** An error answer. */

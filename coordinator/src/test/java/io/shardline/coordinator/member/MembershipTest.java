@@ -29,10 +29,16 @@ class MembershipTest {
     private static final ShardId S0 = shards(0).get(0);
     private static final ShardId S1 = shards(1).get(0);
 
-    private final Membership member = new Membership(new MembershipConfig("g", "A", Optional.empty(),
-            Optional.empty(), new TreeSet<>(List.of("orders")), 500, 1000));
+    private final Membership member = newMember();
 
-    private static HeartbeatResponse ok(int epoch, Map<ShardId, Integer> assigned, ShardId... pending) {
+    /** Member "A" of group "g" reading "orders": heartbeat every 500 ms, self-fence margin 1,000 ms. */
+    static Membership newMember() {
+        return new Membership(new MembershipConfig("g", "A", Optional.empty(), Optional.empty(),
+                new TreeSet<>(List.of("orders")), 500, 1000));
+    }
+
+    /** An answer without error to "A": assignment epoch 1, interval 500 ms, session 3,000 ms. */
+    static HeartbeatResponse ok(int epoch, Map<ShardId, Integer> assigned, ShardId... pending) {
         return new HeartbeatResponse(ErrorCode.NONE, "", "A", epoch, 1, new TreeMap<>(assigned),
                 new TreeSet<>(List.of(pending)), 500, 3000);
     }

@@ -76,7 +76,8 @@ final class SimHost {
         if (persist(result)) {
             HeartbeatResponse response = result.response();
             sim.network().send(() -> "answer " + request.memberId() + "#" + requestId + " " + response.error() + " e"
-                    + response.memberEpoch() + " " + response.assigned().keySet(),
+                    + response.memberEpoch() + " " + (response.assignmentUnchanged() ? "unchanged"
+                    : response.assigned().keySet()),
                     () -> from.onResponse(incarnation, requestId, response));
         }
     }

@@ -137,7 +137,7 @@ final class SimMember {
         SentHeartbeat sent = membership.heartbeat(sim.now());
         SimHost host = knownLeader();
         sim.network().send(() -> "heartbeat " + memberId + "#" + sent.requestId() + " e" + sent.request().memberEpoch()
-                + " owned " + sent.request().owned() + " revoking " + sent.request().revoking() + " -> host "
+                + " owned " + (sent.request().ownedUnchanged() ? "unchanged" : sent.request().owned()) + " revoking " + sent.request().revoking() + " -> host "
                 + host.id(), () -> host.onHeartbeat(this, inc, sent.requestId(), sent.request()));
         sim.scheduler().after(sim.config().requestTimeoutMs(), () -> "timeout " + memberId + "#" + sent.requestId(),
                 () -> local(inc, "timeout", () -> {

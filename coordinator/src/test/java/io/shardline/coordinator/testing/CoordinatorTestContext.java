@@ -166,6 +166,12 @@ public final class CoordinatorTestContext {
                 new TreeSet<>(List.of(STREAM)), new TreeSet<>(owned), revoking, assignmentEpoch);
     }
 
+    /** A delta request reading {@link #STREAM}: its owned shards are the ones of its last answered request. */
+    public static HeartbeatRequest delta(String memberId, int epoch, List<RevokeReport> revoking, int assignmentEpoch) {
+        return new HeartbeatRequest(GROUP, memberId, epoch, Optional.empty(), Optional.empty(),
+                new TreeSet<>(List.of(STREAM)), new TreeSet<>(), revoking, assignmentEpoch, 1, true);
+    }
+
     /** Leaves. */
     public LeaveResponse leave(String memberId, int epoch) {
         return persist(coordinator.leave(time.milliseconds(), new LeaveRequest(GROUP, memberId, epoch))).response();

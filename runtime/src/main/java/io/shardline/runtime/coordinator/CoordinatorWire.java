@@ -65,15 +65,17 @@ public final class CoordinatorWire {
         return "shardline." + clusterName + ".coordinator." + workerId;
     }
 
+    /** A heartbeat request; {@code owned} is left out of a delta request ({@link HeartbeatRequest#ownedUnchanged}). */
     public static JsonObject toJson(HeartbeatRequest r) {
         JsonArray revoking = new JsonArray();
         r.revoking().forEach(rr -> revoking.add(new JsonObject().put("shard", rr.shard().key()).put("state", rr.state().name())));
-        return new JsonObject().put(OP, HEARTBEAT)
+        JsonObject j = new JsonObject().put(OP, HEARTBEAT)
                 .put("groupId", r.groupId()).put("memberId", r.memberId()).put("memberEpoch", r.memberEpoch())
                 .put("instanceId", r.instanceId().orElse(null)).put("rack", r.rack().orElse(null))
                 .put("subscriptions", new JsonArray(new ArrayList<>(r.subscriptions())))
-                .put("owned", shards(r.owned())).put("revoking", revoking)
+                .put("revoking", revoking)
                 .put("assignmentEpoch", r.assignmentEpoch()).put("weight", r.weight());
+        return r.ownedUnchanged() ? j : j.put("owned", shards(r.owned()));
     }
 
     public static HeartbeatRequest heartbeatRequest(JsonObject j) {
@@ -84,28 +86,39 @@ public final class CoordinatorWire {
         }
         TreeSet<String> subscriptions = new TreeSet<>();
         j.getJsonArray("subscriptions", new JsonArray()).forEach(s -> subscriptions.add((String) s));
-        return new HeartbeatRequest(j.getString("groupId"), j.getString("memberId"), j.getInteger("memberEpoch"),
+        int epoch = j.getInteger("memberEpoch");
+        // No "owned" field: a delta request (the same owned shards as the last answered request); a join lists none.
+        boolean unchanged = !j.containsKey("owned") && epoch != HeartbeatRequest.JOIN_EPOCH;
+        return new HeartbeatRequest(j.getString("groupId"), j.getString("memberId"), epoch,
                 Optional.ofNullable(j.getString("instanceId")), Optional.ofNullable(j.getString("rack")),
                 subscriptions, shardSet(j.getJsonArray("owned")), revoking, j.getInteger("assignmentEpoch"),
-                j.getInteger("weight", 1));
+                j.getInteger("weight", 1), unchanged);
     }
 
+    /** A heartbeat answer; {@code assigned} and {@code pending} are left out of a delta answer. */
     public static JsonObject toJson(HeartbeatResponse r) {
+        JsonObject j = new JsonObject().put("error", r.error().code()).put("errorMessage", r.errorMessage())
+                .put("memberId", r.memberId()).put("memberEpoch", r.memberEpoch())
+                .put("assignmentEpoch", r.assignmentEpoch()).put("heartbeatIntervalMs", r.heartbeatIntervalMs())
+                .put("sessionTimeoutMs", r.sessionTimeoutMs());
+        if (r.assignmentUnchanged()) {
+            return j;
+        }
         JsonObject assigned = new JsonObject();
         r.assigned().forEach((s, e) -> assigned.put(s.key(), e));
-        return new JsonObject().put("error", r.error().code()).put("errorMessage", r.errorMessage())
-                .put("memberId", r.memberId()).put("memberEpoch", r.memberEpoch())
-                .put("assignmentEpoch", r.assignmentEpoch()).put("assigned", assigned)
-                .put("pending", shards(r.pending())).put("heartbeatIntervalMs", r.heartbeatIntervalMs())
-                .put("sessionTimeoutMs", r.sessionTimeoutMs());
+        return j.put("assigned", assigned).put("pending", shards(r.pending()));
     }
 
     public static HeartbeatResponse heartbeatResponse(JsonObject j) {
+        ErrorCode error = ErrorCode.fromCode(j.getInteger("error"));
+        // No "assigned" field in an answer without error: a delta answer (the assignment the member applied last).
+        boolean unchanged = error == ErrorCode.NONE && !j.containsKey("assigned");
         TreeMap<ShardId, Integer> assigned = new TreeMap<>();
         j.getJsonObject("assigned", new JsonObject()).forEach(e -> assigned.put(ShardId.fromKey(e.getKey()), ((Number) e.getValue()).intValue()));
-        return new HeartbeatResponse(ErrorCode.fromCode(j.getInteger("error")), j.getString("errorMessage"),
+        return new HeartbeatResponse(error, j.getString("errorMessage"),
                 j.getString("memberId"), j.getInteger("memberEpoch"), j.getInteger("assignmentEpoch"), assigned,
-                shardSet(j.getJsonArray("pending")), j.getInteger("heartbeatIntervalMs"), j.getInteger("sessionTimeoutMs"));
+                shardSet(j.getJsonArray("pending")), j.getInteger("heartbeatIntervalMs"), j.getInteger("sessionTimeoutMs"),
+                unchanged);
     }
 
     public static JsonObject toJson(LeaveRequest r) {

@@ -48,6 +48,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -80,6 +81,11 @@ class MemberVerticleTest {
     private final List<String> violations = new CopyOnWriteArrayList<>();
     /** Reply addresses of requests to the coordinator not answered yet: the clock stands still while there are any. */
     private final Set<String> awaitingReply = ConcurrentHashMap.newKeySet();
+    /** Heartbeat requests as they go on the event bus, and the coordinator's answers to requests. */
+    private final List<JsonObject> heartbeats = new CopyOnWriteArrayList<>();
+    private final List<JsonObject> answers = new CopyOnWriteArrayList<>();
+    /** Drops the next answer it matches (a lost reply), then clears itself. */
+    private final AtomicReference<Predicate<JsonObject>> loseAnswer = new AtomicReference<>();
 
     @BeforeEach
     void start(RedisServer server) {
@@ -90,8 +96,21 @@ class MemberVerticleTest {
         vertx.eventBus().addOutboundInterceptor(delivery -> {
             String address = delivery.message().address();
             String replyTo = delivery.message().replyAddress();
+            Object body = delivery.message().body();
             if (address.equals(coordinatorAddress) && replyTo != null) {
                 awaitingReply.add(replyTo);
+                if (body instanceof JsonObject j && CoordinatorWire.HEARTBEAT.equals(j.getString(CoordinatorWire.OP))) {
+                    heartbeats.add(j);
+                }
+            } else if (awaitingReply.contains(address) && body instanceof JsonObject j) {
+                answers.add(j);
+                Predicate<JsonObject> lose = loseAnswer.get();
+                if (lose != null && lose.test(j) && loseAnswer.compareAndSet(lose, null)) {
+                    // Lost: the member's request times out; the clock stands still until then.
+                    vertx.setTimer(2_500, t -> awaitingReply.remove(address));
+                    return;
+                }
+                awaitingReply.remove(address);
             } else {
                 awaitingReply.remove(address);
             }
@@ -282,6 +301,29 @@ class MemberVerticleTest {
                     .body();
             return CoordinatorWire.heartbeatResponse(answer).error() == ErrorCode.UNKNOWN_MEMBER_ID;
         }, "the member left the group");
+    }
+
+    @Test
+    void steadyHeartbeatsCarryNoShardsAndALostRevocationIsSentAgain() {
+        FakeShards first = new FakeShards("w1-l-m0", false);
+        deploy(first);
+        advanceUntil(() -> first.held.size() == 4, "the first member starts every shard");
+        heartbeats.clear();
+        answers.clear();
+        advanceUntil(() -> heartbeats.stream().anyMatch(h -> !h.containsKey("owned"))
+                && answers.stream().anyMatch(a -> a.getInteger("error") == 0 && !a.containsKey("assigned")),
+                "a heartbeat without its owned shards answered without the assignment (docs/protocol.md section 2)");
+        // The answer that revokes two of the first member's shards is lost: its next request lists its shards
+        // again (a resync) and gets the revocation again; only then does the second member get them.
+        loseAnswer.set(a -> first.memberId.equals(a.getString("memberId")) && a.containsKey("assigned")
+                && a.getJsonObject("assigned").size() == 2);
+        FakeShards second = new FakeShards("w2-l-m0", false);
+        deploy(second);
+        advanceUntil(() -> loseAnswer.get() == null, "the revocation's answer is lost");
+        heartbeats.clear();
+        advanceUntil(() -> second.held.size() == 2 && first.held.size() == 2, "the two shards move");
+        assertThat(heartbeats.stream().filter(h -> first.memberId.equals(h.getString("memberId"))).findFirst()
+                .orElseThrow().containsKey("owned")).as("the request after the lost answer lists its shards").isTrue();
     }
 
     @Test
