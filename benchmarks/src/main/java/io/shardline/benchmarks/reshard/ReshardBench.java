@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -101,8 +100,8 @@ public final class ReshardBench {
             long refusedBefore = producer.refusals();
             long requested = System.currentTimeMillis();
             reshard(fleet, "bench");
-            Map<Integer, String> cutovers = new TreeMap<>();
-            long stable = watch(probe, "bench", cutovers);
+            RoutingWatch routing = new RoutingWatch("bench", "bench", TO);
+            long stable = watch(probe, "bench", routing);
             TimeUnit.MILLISECONDS.sleep(5_000); // records written after the change still arrive
             long refusals = producer.refusals() - refusedBefore;
             producing = false;
@@ -110,13 +109,13 @@ public final class ReshardBench {
             await(() -> handled.size() >= produced.get(), 120_000, "every record handled");
             System.out.printf("FIGURE reshard_change_ms=%d (16 -> 32 under %d records/s over %d keys, %d records)%n",
                     stable - requested, rate, keys, produced.get());
-            ReshardFigures.print(handled.values(), FROM, TO, requested, stable, cutovers, HEARTBEAT_MS, STEADY_MS);
+            ReshardFigures.print(handled.values(), FROM, TO, requested, stable, routing, HEARTBEAT_MS, STEADY_MS);
             System.out.printf("FIGURE reshard_producer_refusals=%d (one producer, one change; target <= 1)%n", refusals);
 
             long idleRequested = System.currentTimeMillis();
             reshard(fleet, "idle");
             long flipped = awaitFlipped(probe, "idle");
-            long idleStable = watch(probe, "idle", new TreeMap<>());
+            long idleStable = watch(probe, "idle", new RoutingWatch("idle", "idle", TO));
             System.out.printf("FIGURE reshard_idle_ack_to_stable_ms=%d (request to STABLE %d ms; target <= 2 heartbeat"
                     + " intervals = %d ms)%n", idleStable - flipped, idleStable - idleRequested, 2 * HEARTBEAT_MS);
         } finally {
@@ -164,17 +163,12 @@ public final class ReshardBench {
         }
     }
 
-    /** Polls every 10 ms until {@code stream} is STABLE again, noting each old shard's cutover; returns when. */
-    private static long watch(RespProbe probe, String stream, Map<Integer, String> cutovers)
+    /** Polls every 10 ms until {@code stream} is STABLE again, noting its routing hashes; returns when. */
+    private static long watch(RespProbe probe, String stream, RoutingWatch routing)
             throws IOException, InterruptedException {
         long deadline = System.currentTimeMillis() + 300_000;
         while (System.currentTimeMillis() < deadline) {
-            for (int i = 0; i < FROM; i++) {
-                Object cut = probe.call("HGET", ShardRouting.routingKey(stream, i), "cutover:2");
-                if (cut instanceof String id) {
-                    cutovers.putIfAbsent(i, id);
-                }
-            }
+            routing.poll(probe);
             if ("STABLE".equals(probe.call("HGET", "{" + stream + ":topology}", "state"))) {
                 return System.currentTimeMillis();
             }
