@@ -38,7 +38,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Run (a redis-server must be listening): {@code java -cp benchmarks/target/benchmarks.jar
  * io.shardline.benchmarks.reshard.ReshardBench dist/target/shardline-0.1.0-SNAPSHOT redis://127.0.0.1:6390}
- * [workers=2] [rate=2000] [keys=10000]. Wall-clock figures: it prints the load average before and after.
+ * [workers=2] [rate=2000] [keys=10000] [assignor, the listener's default when absent: {@code range}, which moves old
+ * shards between members when the count changes; {@code sticky} keeps them]. Wall-clock figures: it prints the load
+ * average before and after.
  */
 public final class ReshardBench {
 
@@ -56,16 +58,16 @@ public final class ReshardBench {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: ReshardBench DIST_DIR REDIS_URL [WORKERS=2] [RATE=2000] [KEYS=10000]");
+            System.err.println("usage: ReshardBench DIST_DIR REDIS_URL [WORKERS=2] [RATE=2000] [KEYS=10000] [ASSIGNOR]");
             System.exit(2);
         }
         new ReshardBench().run(Path.of(args[0]).toAbsolutePath(), args[1],
                 args.length > 2 ? Integer.parseInt(args[2]) : 2, args.length > 3 ? Integer.parseInt(args[3]) : 2_000,
-                args.length > 4 ? Integer.parseInt(args[4]) : 10_000);
+                args.length > 4 ? Integer.parseInt(args[4]) : 10_000, args.length > 5 ? args[5] : null);
         System.exit(0);
     }
 
-    private void run(Path dist, String redisUrl, int workers, int rate, int keys) throws Exception {
+    private void run(Path dist, String redisUrl, int workers, int rate, int keys, String assignor) throws Exception {
         URI redis = URI.create(redisUrl);
         Path work = Files.createTempDirectory("reshard-bench");
         HttpServer sink = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
@@ -87,7 +89,8 @@ public final class ReshardBench {
         for (String stream : List.of("bench", "idle")) {
             Files.writeString(listeners.resolve(stream + ".properties"), String.join("\n", "handler=webhook-sink",
                     "handler.config.url=http://127.0.0.1:" + sink.getAddress().getPort() + "/" + stream,
-                    "streams=" + stream + ":" + FROM, "group=" + stream, "start.from=earliest", ""));
+                    "streams=" + stream + ":" + FROM, "group=" + stream, "start.from=earliest",
+                    assignor == null ? "" : "assignor=" + assignor, ""));
         }
         System.out.println("load average before: " + loadAverage() + "; output in " + work);
         Vertx vertx = Vertx.vertx();
@@ -98,10 +101,12 @@ public final class ReshardBench {
             await(() -> handled.size() > 2L * rate, 120_000, "records handled before the change");
             TimeUnit.MILLISECONDS.sleep(STEADY_MS); // the "before" window of the unchanged keys' latency
             long refusedBefore = producer.refusals();
+            long releasedBefore = fleet.releases("bench", FROM);
             long requested = System.currentTimeMillis();
             reshard(fleet, "bench");
             RoutingWatch routing = new RoutingWatch("bench", "bench", TO);
             long stable = watch(probe, "bench", routing);
+            long moved = fleet.releases("bench", FROM) - releasedBefore;
             TimeUnit.MILLISECONDS.sleep(5_000); // records written after the change still arrive
             long refusals = producer.refusals() - refusedBefore;
             producing = false;
@@ -111,6 +116,8 @@ public final class ReshardBench {
                     stable - requested, rate, keys, produced.get());
             ReshardFigures.print(handled.values(), FROM, TO, requested, stable, routing, HEARTBEAT_MS, STEADY_MS);
             System.out.printf("FIGURE reshard_producer_refusals=%d (one producer, one change; target <= 1)%n", refusals);
+            System.out.printf("FIGURE reshard_old_shards_moved=%d (old shards a member gave up during the change: the"
+                    + " assignor's moves, %s)%n", moved, assignor == null ? "range" : assignor);
 
             long idleRequested = System.currentTimeMillis();
             reshard(fleet, "idle");

@@ -62,8 +62,10 @@ public final class ReshardTask {
         this.report = new ReshardReport(metrics);
         this.steps = new ReshardSteps(store, shards, groups, report);
         long busyMs = ConsumerSettings.cutoverPollMs(intervalMs);
-        this.ticker = new LeaderTicker(vertx, () -> changing ? busyMs : intervalMs, leader, this::lead,
-                metrics::clear);
+        this.ticker = new LeaderTicker(vertx, () -> changing ? busyMs : intervalMs, leader, this::lead, () -> {
+            changing = false;
+            metrics.clear();
+        });
     }
 
     /**
