@@ -20,6 +20,8 @@ final class RoutingWatch {
 
     /** Old shard to its {@code cutover:2} entry id ({@code 0-0} for none). */
     final Map<Integer, String> cutovers = new TreeMap<>();
+    /** Shard to the wall-clock ms its {@code cutover:2} was first seen (it was flipped). */
+    final Map<Integer, Long> flippedAt = new TreeMap<>();
     /** Shard to the wall-clock ms its {@code released:<group>} was first seen at 2 or above. */
     final Map<Integer, Long> releasedAt = new TreeMap<>();
     /** Shards whose {@code waiting:<group>} field was seen. */
@@ -45,6 +47,7 @@ final class RoutingWatch {
             }
             if (fields.get(0) instanceof String id) {
                 cutovers.putIfAbsent(i, id);
+                flippedAt.putIfAbsent(i, System.currentTimeMillis());
             }
             if (fields.get(1) instanceof String released && Long.parseLong(released) >= 2) {
                 releasedAt.putIfAbsent(i, System.currentTimeMillis());
