@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Worker processes of the built distribution on loopback for {@link ReshardBench}: one cluster, the listeners of one
@@ -20,7 +22,10 @@ final class BenchFleet implements AutoCloseable {
     static final String TOKEN = "reshard-bench";
     private static final long JOIN_TIMEOUT_MS = 300_000;
 
+    private static final Pattern RELEASING = Pattern.compile("shard ([^ ]+):(\\d+) epoch \\d+: [A-Z_]+ -> RELEASING");
+
     private final List<Process> processes = new ArrayList<>();
+    private final List<Path> outs = new ArrayList<>();
     private final List<Integer> restPorts = new ArrayList<>();
 
     /** Starts {@code workers} workers and waits until every one joined. */
@@ -32,7 +37,6 @@ final class BenchFleet implements AutoCloseable {
         for (int i = 0; i < workers; i++) {
             seeds.add("127.0.0.1:" + ports.get(i));
         }
-        List<Path> outs = new ArrayList<>();
         for (int i = 0; i < workers; i++) {
             String id = "w" + i;
             Path config = work.resolve(id + ".properties");
@@ -51,6 +55,23 @@ final class BenchFleet implements AutoCloseable {
         for (int i = 0; i < workers; i++) {
             awaitJoined(processes.get(i), outs.get(i));
         }
+    }
+
+    /**
+     * How many times, so far, a member of any worker released (gave up: revoked, or left) a shard of {@code stream}
+     * below {@code below}, from the workers' output ({@code OwnedShard}'s phase log).
+     */
+    long releases(String stream, int below) throws IOException {
+        long n = 0;
+        for (Path out : outs) {
+            for (String line : Files.readAllLines(out, StandardCharsets.ISO_8859_1)) {
+                Matcher m = RELEASING.matcher(line);
+                if (m.find() && m.group(1).equals(stream) && Integer.parseInt(m.group(2)) < below) {
+                    n++;
+                }
+            }
+        }
+        return n;
     }
 
     /** The REST port of the first worker (writes are forwarded to the leader). */

@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +38,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Run (a redis-server must be listening): {@code java -cp benchmarks/target/benchmarks.jar
  * io.shardline.benchmarks.reshard.ReshardBench dist/target/shardline-0.1.0-SNAPSHOT redis://127.0.0.1:6390}
- * [workers=2] [rate=2000] [keys=10000]. Wall-clock figures: it prints the load average before and after.
+ * [workers=2] [rate=2000] [keys=10000] [assignor, the listener's default when absent: {@code range}, which moves old
+ * shards between members when the count changes; {@code sticky} keeps them]. Wall-clock figures: it prints the load
+ * average before and after.
  */
 public final class ReshardBench {
 
@@ -57,16 +58,16 @@ public final class ReshardBench {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: ReshardBench DIST_DIR REDIS_URL [WORKERS=2] [RATE=2000] [KEYS=10000]");
+            System.err.println("usage: ReshardBench DIST_DIR REDIS_URL [WORKERS=2] [RATE=2000] [KEYS=10000] [ASSIGNOR]");
             System.exit(2);
         }
         new ReshardBench().run(Path.of(args[0]).toAbsolutePath(), args[1],
                 args.length > 2 ? Integer.parseInt(args[2]) : 2, args.length > 3 ? Integer.parseInt(args[3]) : 2_000,
-                args.length > 4 ? Integer.parseInt(args[4]) : 10_000);
+                args.length > 4 ? Integer.parseInt(args[4]) : 10_000, args.length > 5 ? args[5] : null);
         System.exit(0);
     }
 
-    private void run(Path dist, String redisUrl, int workers, int rate, int keys) throws Exception {
+    private void run(Path dist, String redisUrl, int workers, int rate, int keys, String assignor) throws Exception {
         URI redis = URI.create(redisUrl);
         Path work = Files.createTempDirectory("reshard-bench");
         HttpServer sink = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
@@ -88,7 +89,8 @@ public final class ReshardBench {
         for (String stream : List.of("bench", "idle")) {
             Files.writeString(listeners.resolve(stream + ".properties"), String.join("\n", "handler=webhook-sink",
                     "handler.config.url=http://127.0.0.1:" + sink.getAddress().getPort() + "/" + stream,
-                    "streams=" + stream + ":" + FROM, "group=" + stream, "start.from=earliest", ""));
+                    "streams=" + stream + ":" + FROM, "group=" + stream, "start.from=earliest",
+                    assignor == null ? "" : "assignor=" + assignor, ""));
         }
         System.out.println("load average before: " + loadAverage() + "; output in " + work);
         Vertx vertx = Vertx.vertx();
@@ -99,10 +101,12 @@ public final class ReshardBench {
             await(() -> handled.size() > 2L * rate, 120_000, "records handled before the change");
             TimeUnit.MILLISECONDS.sleep(STEADY_MS); // the "before" window of the unchanged keys' latency
             long refusedBefore = producer.refusals();
+            long releasedBefore = fleet.releases("bench", FROM);
             long requested = System.currentTimeMillis();
             reshard(fleet, "bench");
-            Map<Integer, String> cutovers = new TreeMap<>();
-            long stable = watch(probe, "bench", cutovers);
+            RoutingWatch routing = new RoutingWatch("bench", "bench", TO);
+            long stable = watch(probe, "bench", routing);
+            long moved = fleet.releases("bench", FROM) - releasedBefore;
             TimeUnit.MILLISECONDS.sleep(5_000); // records written after the change still arrive
             long refusals = producer.refusals() - refusedBefore;
             producing = false;
@@ -110,13 +114,15 @@ public final class ReshardBench {
             await(() -> handled.size() >= produced.get(), 120_000, "every record handled");
             System.out.printf("FIGURE reshard_change_ms=%d (16 -> 32 under %d records/s over %d keys, %d records)%n",
                     stable - requested, rate, keys, produced.get());
-            ReshardFigures.print(handled.values(), FROM, TO, requested, stable, cutovers, HEARTBEAT_MS, STEADY_MS);
+            ReshardFigures.print(handled.values(), FROM, TO, requested, stable, routing, HEARTBEAT_MS, STEADY_MS);
             System.out.printf("FIGURE reshard_producer_refusals=%d (one producer, one change; target <= 1)%n", refusals);
+            System.out.printf("FIGURE reshard_old_shards_moved=%d (old shards a member gave up during the change: the"
+                    + " assignor's moves, %s)%n", moved, assignor == null ? "range" : assignor);
 
             long idleRequested = System.currentTimeMillis();
             reshard(fleet, "idle");
             long flipped = awaitFlipped(probe, "idle");
-            long idleStable = watch(probe, "idle", new TreeMap<>());
+            long idleStable = watch(probe, "idle", new RoutingWatch("idle", "idle", TO));
             System.out.printf("FIGURE reshard_idle_ack_to_stable_ms=%d (request to STABLE %d ms; target <= 2 heartbeat"
                     + " intervals = %d ms)%n", idleStable - flipped, idleStable - idleRequested, 2 * HEARTBEAT_MS);
         } finally {
@@ -164,17 +170,12 @@ public final class ReshardBench {
         }
     }
 
-    /** Polls every 10 ms until {@code stream} is STABLE again, noting each old shard's cutover; returns when. */
-    private static long watch(RespProbe probe, String stream, Map<Integer, String> cutovers)
+    /** Polls every 10 ms until {@code stream} is STABLE again, noting its routing hashes; returns when. */
+    private static long watch(RespProbe probe, String stream, RoutingWatch routing)
             throws IOException, InterruptedException {
         long deadline = System.currentTimeMillis() + 300_000;
         while (System.currentTimeMillis() < deadline) {
-            for (int i = 0; i < FROM; i++) {
-                Object cut = probe.call("HGET", ShardRouting.routingKey(stream, i), "cutover:2");
-                if (cut instanceof String id) {
-                    cutovers.putIfAbsent(i, id);
-                }
-            }
+            routing.poll(probe);
             if ("STABLE".equals(probe.call("HGET", "{" + stream + ":topology}", "state"))) {
                 return System.currentTimeMillis();
             }

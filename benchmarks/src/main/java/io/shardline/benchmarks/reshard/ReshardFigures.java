@@ -14,7 +14,10 @@ import java.util.Map;
  *   <li>the wait at the cutover of each key whose shard changes: its first record written in the new layout, from
  *       being written to being handled, less what its parents' drain allows (their cutover entries handled after the
  *       record was written); the target: no more than one heartbeat interval;</li>
- *   <li>p99 latency (written to handled) of keys whose shard does not change, before the change and during it.</li>
+ *   <li>p99 latency (written to handled) of keys whose shard does not change, before the change and during it;</li>
+ *   <li>where a new shard's wait goes ({@link RoutingWatch}): from its parents' drain to its barrier's release (the
+ *       leader's part), and from the release to its first record handled (the member's part); and how many shards
+ *       whose keys stay put waited at their cutover at all.</li>
  * </ul>
  * Pure: wall-clock milliseconds of one host in, figures out.
  */
@@ -32,11 +35,11 @@ final class ReshardFigures {
 
     /**
      * Prints the figures of a change from {@code from} to {@code to} shards requested at {@code requestMs} and
-     * {@code STABLE} at {@code stableMs}, whose old shards' cutover entries were {@code cutovers} (shard to entry id,
-     * {@code 0-0} for none).
+     * {@code STABLE} at {@code stableMs}, whose routing hashes were watched by {@code routing}.
      */
     static void print(Collection<Handled> handled, int from, int to, long requestMs, long stableMs,
-                      Map<Integer, String> cutovers, long heartbeatMs, long beforeMs) {
+                      RoutingWatch routing, long heartbeatMs, long beforeMs) {
+        Map<Integer, String> cutovers = routing.cutovers;
         Map<String, Long> cutoverHandled = new HashMap<>();
         for (Handled h : handled) {
             if (h.id().equals(cutovers.get(h.shard())) && h.shard() < from) {
@@ -63,18 +66,9 @@ final class ReshardFigures {
         List<Long> waits = new ArrayList<>();
         int unknownParents = 0;
         for (Handled r : firstMoved.values()) {
-            long drained = Long.MIN_VALUE;
-            for (int p = r.shard() % gcd(from, to); p < from; p += gcd(from, to)) {
-                String cut = cutovers.get(p);
-                Long at = cut == null ? null : "0-0".equals(cut) ? Long.valueOf(requestMs) : cutoverHandled.get(p + "/" + cut);
-                if (at == null) {
-                    unknownParents++;
-                    drained = Long.MAX_VALUE;
-                    break;
-                }
-                drained = Math.max(drained, at);
-            }
+            long drained = drained(r.shard(), from, to, cutovers, cutoverHandled, requestMs);
             if (drained == Long.MAX_VALUE) {
+                unknownParents++;
                 continue;
             }
             waits.add(r.latencyMs());
@@ -89,6 +83,64 @@ final class ReshardFigures {
                 pct(excess, 0.99), pct(excess, 1.0), heartbeatMs, over, excess.size(), unknownParents);
         System.out.printf("FIGURE reshard_unchanged_keys_p99_ms before=%d during=%d (n=%d, %d; target during <= 2x"
                 + " before)%n", pct(before, 0.99), pct(during, 0.99), before.size(), during.size());
+        printSplit(handled, from, to, requestMs, routing, cutoverHandled);
+    }
+
+    /** The leader's and the member's parts of the new shards' waits, and the old shards that waited at all. */
+    private static void printSplit(Collection<Handled> handled, int from, int to, long requestMs, RoutingWatch routing,
+                                   Map<String, Long> cutoverHandled) {
+        Map<Integer, Long> firstHandled = new HashMap<>();
+        for (Handled h : handled) {
+            if (h.handledMs() >= requestMs) {
+                firstHandled.merge(h.shard(), h.handledMs(), Math::min);
+            }
+        }
+        List<Long> leader = new ArrayList<>();
+        List<Long> member = new ArrayList<>();
+        for (int c = from; c < to; c++) {
+            Long released = routing.releasedAt.get(c);
+            long drained = drained(c, from, to, routing.cutovers, cutoverHandled, requestMs);
+            if (released != null && drained != Long.MAX_VALUE) {
+                leader.add(released - drained);
+            }
+            if (released != null && firstHandled.containsKey(c)) {
+                member.add(firstHandled.get(c) - released);
+            }
+        }
+        List<Long> unchanged = new ArrayList<>();
+        for (int c = 0; c < Math.min(from, to); c++) {
+            Long released = routing.releasedAt.get(c);
+            Long flipped = routing.flippedAt.get(c);
+            if (released != null && flipped != null) {
+                unchanged.add(released - flipped);
+            }
+        }
+        long waited = routing.waited.stream().filter(c -> c < Math.min(from, to)).count();
+        System.out.printf("FIGURE reshard_release_after_parents_drain_ms p50=%d p99=%d max=%d (new shards, n=%d: the"
+                + " leader's part)%n", pct(leader, 0.5), pct(leader, 0.99), pct(leader, 1.0), leader.size());
+        System.out.printf("FIGURE reshard_first_handled_after_release_ms p50=%d p99=%d max=%d (new shards, n=%d: the"
+                + " member's part)%n", pct(member, 0.5), pct(member, 0.99), pct(member, 1.0), member.size());
+        System.out.printf("FIGURE reshard_old_shards_release_after_flip_ms p50=%d max=%d (negative: released before"
+                + " flipped, as seen every 10 ms); waited at the cutover: %d of %d%n", pct(unchanged, 0.5),
+                pct(unchanged, 1.0), waited, Math.min(from, to));
+    }
+
+    /**
+     * When the parents of new shard {@code c} were drained: the latest handling of their cutover entries (the request
+     * for a parent without one), or {@code Long.MAX_VALUE} when a parent's cutover entry was not seen.
+     */
+    private static long drained(int c, int from, int to, Map<Integer, String> cutovers,
+                                Map<String, Long> cutoverHandled, long requestMs) {
+        long drained = Long.MIN_VALUE;
+        for (int p = c % gcd(from, to); p < from; p += gcd(from, to)) {
+            String cut = cutovers.get(p);
+            Long at = cut == null ? null : "0-0".equals(cut) ? Long.valueOf(requestMs) : cutoverHandled.get(p + "/" + cut);
+            if (at == null) {
+                return Long.MAX_VALUE;
+            }
+            drained = Math.max(drained, at);
+        }
+        return drained;
     }
 
     static long pct(List<Long> values, double q) {

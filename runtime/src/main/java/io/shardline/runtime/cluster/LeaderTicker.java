@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -16,7 +17,7 @@ import java.util.function.Supplier;
 public final class LeaderTicker {
 
     private final Vertx vertx;
-    private final long intervalMs;
+    private final LongSupplier intervalMs;
     private final BooleanSupplier leader;
     private final Supplier<Future<?>> lead;
     private final Runnable follow;
@@ -33,8 +34,19 @@ public final class LeaderTicker {
      */
     public LeaderTicker(Vertx vertx, long intervalMs, BooleanSupplier leader, Supplier<Future<?>> lead,
                         Runnable follow) {
+        this(vertx, () -> intervalMs, leader, lead, follow);
+    }
+
+    /**
+     * A ticker whose time to the next tick is asked anew after every pass (a task that has work waiting ticks
+     * faster).
+     *
+     * @param intervalMs the time between the end of one pass and the next tick, asked after each pass
+     */
+    public LeaderTicker(Vertx vertx, LongSupplier intervalMs, BooleanSupplier leader, Supplier<Future<?>> lead,
+                        Runnable follow) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
-        this.intervalMs = intervalMs;
+        this.intervalMs = Objects.requireNonNull(intervalMs, "intervalMs");
         this.leader = Objects.requireNonNull(leader, "leader");
         this.lead = Objects.requireNonNull(lead, "lead");
         this.follow = Objects.requireNonNull(follow, "follow");
@@ -61,7 +73,7 @@ public final class LeaderTicker {
 
     private void schedule() {
         if (!closed) {
-            timer = vertx.setTimer(intervalMs, id -> tick());
+            timer = vertx.setTimer(Math.max(1, intervalMs.getAsLong()), id -> tick());
         }
     }
 

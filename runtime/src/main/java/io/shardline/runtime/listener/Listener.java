@@ -82,10 +82,13 @@ public final class Listener {
         }
         ConsumptionMetrics metrics = new ConsumptionMetrics(registry, config.name());
         // In chunks: a listener of 100,000 shards must not put 100,000 commands in the pool's wait queue at once.
+        // A shard a resharding retired meanwhile (the listener's count is the one before a change that completed)
+        // gets no group and no key: its members are never assigned it (docs/protocol.md section 8b).
         return commands.loadLibrary()
                 .compose(v -> Chunked.map(shards, Chunked.POOL_CHUNK,
                         shard -> commands.ensureGroup(shard, config.group(), config.startId())))
-                .compose(v -> {
+                .compose(created -> {
+                    logRetired(config.name(), shards, created);
                     List<MemberShards> members = new ArrayList<>();
                     List<Future<Void>> started = new ArrayList<>();
                     for (int i = 0; i < config.concurrency(); i++) {
@@ -105,6 +108,19 @@ public final class Listener {
                         return new Listener(definition, members);
                     });
                 });
+    }
+
+    private static void logRetired(String name, List<ShardId> shards, List<Boolean> created) {
+        List<ShardId> retired = new ArrayList<>();
+        for (int i = 0; i < shards.size(); i++) {
+            if (!created.get(i)) {
+                retired.add(shards.get(i));
+            }
+        }
+        if (!retired.isEmpty()) {
+            LOG.info("Listener {}: {} shard(s) are retired by a resharding, no group created there: {}", name,
+                    retired.size(), retired);
+        }
     }
 
     /** The listener's definition. */

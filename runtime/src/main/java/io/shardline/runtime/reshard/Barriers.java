@@ -9,9 +9,13 @@ import java.util.TreeMap;
 /**
  * The barriers of a chain of layouts (docs/protocol.md, "Resharding: the state machine and the barrier"): shard
  * {@code j} of epoch {@code e}'s layout ({@code m} shards after {@code n}) is released for a group once every parent
- * {@code p < n, p = j (mod gcd(n, m))} was read and acknowledged by that group up to its own cutover of {@code e},
- * after passing its own barrier of the epoch before; a shard {@code j >= m} has no record of epoch {@code e} and is
- * released at once. Epochs are released one after the other. Pure, over an observed {@link Progress}; immutable.
+ * {@code p < n, p = j (mod gcd(n, m))} other than {@code j} itself was read and acknowledged by that group up to its
+ * own cutover of {@code e}, and every parent passed its own barrier of the epoch before; a shard {@code j >= m} has no
+ * record of epoch {@code e} and is released at once. {@code j} never waits for itself: its own records of earlier
+ * epochs lie before its cutover, and a shard is read and handled in order. So a shard whose only parent is itself
+ * (every {@code j < n} when {@code n} divides {@code m}, e.g. shards 0-15 of 16 -> 32) is released without waiting
+ * for anything, before it is flipped, and its group never stops at its cutover. Epochs are released one after the
+ * other. Pure, over an observed {@link Progress}; immutable.
  */
 final class Barriers {
 
@@ -38,7 +42,7 @@ final class Barriers {
             if (e <= released) {
                 continue;
             }
-            if (!waitingFor(p, g, j, e).isEmpty() || p.routing(j).epoch() < e) {
+            if (!waitingFor(p, g, j, e).isEmpty()) {
                 break;
             }
             released = e;
@@ -46,7 +50,11 @@ final class Barriers {
         return released;
     }
 
-    /** The parents of {@code j} at epoch {@code e} that {@code g} has not drained to their cutover of {@code e}. */
+    /**
+     * The parents of {@code j} at epoch {@code e} that {@code g} has not drained to their cutover of {@code e} (or
+     * whose barrier of the epoch before has not passed); never {@code j} itself, whose barrier of the epoch before
+     * the caller has seen passed.
+     */
     List<Integer> waitingFor(Progress p, String g, int j, long e) {
         int n = layouts.lowerEntry(e).getValue();
         int m = layouts.get(e);
@@ -56,6 +64,9 @@ final class Barriers {
         }
         long before = layouts.lowerKey(e);
         for (int parent : parents(j, n, m)) {
+            if (parent == j) {
+                continue; // read in order: its records before the cutover are handled before any after it
+            }
             // A parent's own earlier barriers come first: drained to this cutover without them, it could have
             // skipped no record, but its earlier epochs' records of these keys would not be known handled.
             boolean earlier = before == layouts.firstKey() || p.routing(parent).released(g) >= before;

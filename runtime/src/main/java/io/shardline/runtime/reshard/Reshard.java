@@ -127,12 +127,24 @@ public final class Reshard {
         return out;
     }
 
-    /** Flips, groups on new shards, growth and releases; true when nothing but releases was left to do. */
+    /**
+     * Releases, flips, groups on new shards and growth; true when nothing but releases was left to do. Releases come
+     * first: a shard that waits for no other shard is released before it is flipped, so its groups never stop at its
+     * cutover ({@link Barriers}).
+     */
     private boolean settle(Progress p, List<Decision> out) {
         long e = epoch();
         int max = maxShards();
-        int size = out.size();
         Barriers barriers = barriers();
+        for (String g : p.groups().keySet()) {
+            for (int j = 0; j < max; j++) {
+                long released = barriers.releasable(p, g, j);
+                if (released > p.routing(j).released(g)) {
+                    out.add(new Decision.Release(g, j, released));
+                }
+            }
+        }
+        int size = out.size();
         for (int i = 0; i < max; i++) {
             if (p.routing(i).epoch() < e) {
                 out.add(new Decision.Flip(i, e));
@@ -148,16 +160,7 @@ public final class Reshard {
                 }
             }
         });
-        boolean settled = out.size() == size;
-        for (String g : p.groups().keySet()) {
-            for (int j = 0; j < max; j++) {
-                long released = barriers.releasable(p, g, j);
-                if (released > p.routing(j).released(g)) {
-                    out.add(new Decision.Release(g, j, released));
-                }
-            }
-        }
-        return settled;
+        return out.size() == size;
     }
 
     /** Whether every barrier of the last epoch passed (after {@code out}) and every left-out shard is drained. */

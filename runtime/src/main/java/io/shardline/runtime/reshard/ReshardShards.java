@@ -2,11 +2,9 @@ package io.shardline.runtime.reshard;
 
 import io.shardline.producer.routing.ShardRouting;
 import io.shardline.runtime.redis.RedisClient;
-import io.shardline.runtime.redis.RedisErrorKind;
 import io.shardline.runtime.store.LuaScript;
+import io.shardline.runtime.topology.GroupCreation;
 import io.vertx.core.Future;
-import io.vertx.redis.client.Command;
-import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -56,9 +54,8 @@ final class ReshardShards {
     /**
      * KEYS: shard, routing, then owner and error keys; ARGV: epoch. Removes the shard's keys and leaves the routing
      * hash as a tombstone at the epoch ({@code retired} = {@code epoch}), so a producer still routing with an older
-     * layout is refused there, and a member that finds the group gone creates nothing there
-     * ({@code ShardCommands.recreateGroupUnlessRetired}); a later layout that has the shard again flips it past the
-     * tombstone.
+     * layout is refused there, and no group creation brings the key back ({@link GroupCreation}); a later layout that
+     * has the shard again flips it past the tombstone.
      */
     private static final LuaScript RETIRE = LuaScript.of("""
             for i = 1, #KEYS do
@@ -129,11 +126,13 @@ final class ReshardShards {
                 .mapEmpty();
     }
 
+    /**
+     * Creates the group on a shard of the change unless it is a retired shard's tombstone (a deposed leader's late
+     * step after its successor completed; a shard a later layout has again is flipped before this runs).
+     */
     Future<Void> createGroup(String stream, int shard, String group) {
-        return redis.send(Request.cmd(Command.XGROUP).arg("CREATE").arg(ShardRouting.shardKey(stream, shard))
-                        .arg(group).arg("0").arg("MKSTREAM")).<Void>mapEmpty()
-                .recover(e -> RedisErrorKind.classify(e) == RedisErrorKind.BUSY_GROUP ? Future.succeededFuture()
-                        : Future.failedFuture(e));
+        return GroupCreation.createUnlessRetired(redis::send, ShardRouting.shardKey(stream, shard),
+                ShardRouting.routingKey(stream, shard), group, "0").mapEmpty();
     }
 
     Future<Void> retire(String stream, int shard, long epoch, List<String> groups) {

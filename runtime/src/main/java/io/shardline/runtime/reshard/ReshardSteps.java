@@ -32,20 +32,29 @@ final class ReshardSteps {
         this.report = Objects.requireNonNull(report, "report");
     }
 
-    /** Carries {@code decisions} out in order; runs of independent per-shard steps go a chunk at a time. */
+    /**
+     * Carries {@code decisions} out in order; runs of per-shard steps of one kind go a chunk at a time, and a kind
+     * starts when the one before it ended: releases before flips (a shard released before its flip never stops a
+     * group at its cutover), flips before groups are created on new shards (a shard a later layout has again is past
+     * its tombstone then).
+     */
     Future<Void> run(Reshard machine, long epoch, List<Decision> decisions, List<GroupShardSets.OnStream> on) {
         String stream = machine.stream();
         Future<Void> chain = Future.succeededFuture();
         List<Decision> batch = new ArrayList<>();
         for (Decision d : decisions) {
-            if (d instanceof Decision.Flip || d instanceof Decision.CreateGroup || d instanceof Decision.Release
-                    || d instanceof Decision.Retire) {
-                batch.add(d);
-                continue;
+            boolean perShard = d instanceof Decision.Flip || d instanceof Decision.CreateGroup
+                    || d instanceof Decision.Release || d instanceof Decision.Retire;
+            if (!batch.isEmpty() && (!perShard || batch.get(0).getClass() != d.getClass())) {
+                List<Decision> parallel = List.copyOf(batch);
+                batch.clear();
+                chain = chain.compose(v -> perShard(stream, epoch, parallel, on));
             }
-            List<Decision> parallel = List.copyOf(batch);
-            batch.clear();
-            chain = chain.compose(v -> perShard(stream, epoch, parallel, on)).compose(v -> single(machine, epoch, d));
+            if (perShard) {
+                batch.add(d);
+            } else {
+                chain = chain.compose(v -> single(machine, epoch, d));
+            }
         }
         List<Decision> rest = List.copyOf(batch);
         return chain.compose(v -> perShard(stream, epoch, rest, on));

@@ -3,6 +3,7 @@ package io.shardline.runtime.reshard;
 import io.shardline.runtime.cluster.LeaderTicker;
 import io.shardline.runtime.metrics.ReshardMetrics;
 import io.shardline.runtime.redis.Chunked;
+import io.shardline.runtime.shard.ConsumerSettings;
 import io.shardline.runtime.topology.TopologyStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -24,6 +25,10 @@ import org.slf4j.LoggerFactory;
  * barrier releases, retirements, completion) and writes what each group waits for into the record's
  * {@code progress}. A leader that takes over mid-change resumes from the record: every step is idempotent.
  *
+ * <p>Ticks every heartbeat interval while every stream is stable, and every quarter of it (the members' cutover
+ * poll, {@link ConsumerSettings#cutoverPollMs}) while a change runs: a barrier is released within that much of its
+ * parents' drain, and a waiting member sees it within one poll more, well within one heartbeat interval.
+ *
  * <p>Runs on the leader only; never blocks: every step is a future on the Vert.x context the timer fires on, one
  * tick at a time, the next scheduled when the last one ended.
  */
@@ -40,8 +45,12 @@ public final class ReshardTask {
     private final ReshardSteps steps;
     private final LeaderTicker ticker;
     private final long intervalMs;
+    /** Whether the last pass found a stream changing (then the next tick comes sooner). Leader context. */
+    private volatile boolean changing;
+    /** Whether the pass in flight found a stream changing so far. Leader context. */
+    private boolean sawChange;
 
-    /** A task ticking every {@code intervalMs} (the heartbeat interval). */
+    /** A task ticking every {@code intervalMs} (the heartbeat interval), every quarter of it while a change runs. */
     ReshardTask(Vertx vertx, TopologyStore topologies, ReshardStore store, ReshardShards shards,
                        GroupShardSets groups, BooleanSupplier leader, ReshardMetrics metrics, long intervalMs) {
         this.topologies = Objects.requireNonNull(topologies, "topologies");
@@ -52,7 +61,11 @@ public final class ReshardTask {
         this.intervalMs = intervalMs;
         this.report = new ReshardReport(metrics);
         this.steps = new ReshardSteps(store, shards, groups, report);
-        this.ticker = new LeaderTicker(vertx, intervalMs, leader, this::lead, metrics::clear);
+        long busyMs = ConsumerSettings.cutoverPollMs(intervalMs);
+        this.ticker = new LeaderTicker(vertx, () -> changing ? busyMs : intervalMs, leader, this::lead, () -> {
+            changing = false;
+            metrics.clear();
+        });
     }
 
     /**
@@ -79,10 +92,16 @@ public final class ReshardTask {
 
     /** One tick on the leader: every stream that is not {@code STABLE} one step further. */
     Future<Void> lead() {
+        sawChange = false;
         return topologies.names().compose(names -> Chunked.map(names, 1, this::stream)).<Void>mapEmpty().recover(e -> {
             LOG.warn("Resharding: could not read the streams' topologies: {}", e.getMessage());
             return Future.succeededFuture();
-        });
+        }).onComplete(ar -> changing = sawChange);
+    }
+
+    /** Whether the last pass found a stream changing: the task ticks faster then. */
+    boolean changing() {
+        return changing;
     }
 
     private Future<Void> stream(String stream) {
@@ -92,7 +111,11 @@ public final class ReshardTask {
             }
             Reshard machine = found.get();
             metrics.stream(stream, machine.state().ordinal(), machine.epoch());
-            return machine.state() == ReshardState.STABLE ? Future.succeededFuture() : step(machine);
+            if (machine.state() == ReshardState.STABLE) {
+                return Future.succeededFuture();
+            }
+            sawChange = true;
+            return step(machine);
         }).recover(e -> {
             LOG.warn("Resharding of stream '{}': this step failed ({}); it is tried again in {} ms", stream,
                     e.getMessage(), intervalMs);

@@ -56,7 +56,7 @@ public record ConsumerSettings(
     /**
      * How often a shard waiting at a cutover polls its routing hash, for a group heartbeating every
      * {@code heartbeatIntervalMs}: a quarter of it (at least 10 ms), so that a released barrier is seen well within one
-     * heartbeat interval (the leader releases barriers on its heartbeat cadence).
+     * heartbeat interval (the leader's resharding task ticks at this cadence too while a change runs).
      */
     public static long cutoverPollMs(long heartbeatIntervalMs) {
         return Math.max(10, heartbeatIntervalMs / 4);

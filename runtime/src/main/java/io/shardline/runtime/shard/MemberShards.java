@@ -341,7 +341,7 @@ public final class MemberShards {
             on(deadLetters.write(a.record(), a.shard(), a.attempts(), a.error()),
                     ar -> machine.deadLettered(a.shard(), a.record(), ar.result(), ar.failed() ? ar.cause() : null));
         } else if (action instanceof ShardAction.EnsureGroup a) {
-            on(commands.recreateGroupUnlessRetired(a.shard().shard(), settings.group()),
+            on(commands.ensureGroup(a.shard().shard(), settings.group(), "0"),
                     ar -> machine.groupEnsured(a.shard(), ar.failed() ? ar.cause() : null));
         } else if (action instanceof ShardAction.Assign a) {
             Future<Void> assigned = invoker.run(() -> {

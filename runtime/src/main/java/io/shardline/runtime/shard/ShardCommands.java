@@ -4,6 +4,7 @@ import io.shardline.api.handler.EntryFields;
 import io.shardline.api.handler.ShardId;
 import io.shardline.api.handler.StreamRecord;
 import io.shardline.runtime.redis.RedisErrorKind;
+import io.shardline.runtime.topology.GroupCreation;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -28,19 +29,6 @@ import org.slf4j.LoggerFactory;
  * Thread-safe.
  */
 public final class ShardCommands {
-
-    /**
-     * KEYS: shard, routing hash; ARGV: group, start id. {@code XGROUP CREATE ... MKSTREAM} unless the routing hash
-     * is a retired shard's tombstone ({@code retired} equal to its {@code epoch}: no layout flipped it since; see
-     * docs/protocol.md section 8b): then 0 and nothing is created. A {@code BUSYGROUP} reply is returned as 1.
-     */
-    static final String RECREATE_GROUP = """
-            local r = redis.call('HMGET', KEYS[2], 'retired', 'epoch')
-            if r[1] and r[1] == r[2] then return 0 end
-            local ok = redis.pcall('XGROUP', 'CREATE', KEYS[1], ARGV[1], ARGV[2], 'MKSTREAM')
-            if type(ok) == 'table' and ok.err and string.sub(ok.err, 1, 9) ~= 'BUSYGROUP' then return ok end
-            return 1
-            """;
 
     /** The library's source text. */
     public static final String LIBRARY = loadLibrarySource();
@@ -231,23 +219,16 @@ public final class ShardCommands {
         return withLibrary(() -> redis.send(fcall("shard_set_owner", shard, group).arg(member).arg(epoch)).map(r -> r.toLong() == 1));
     }
 
-    /** Creates the shard stream and the group at {@code startId} ({@code 0} or {@code $}) when missing. */
-    public Future<Void> ensureGroup(ShardId shard, String group, String startId) {
-        return redis.send(Request.cmd(Command.XGROUP).arg("CREATE").arg(shard.key()).arg(group).arg(startId).arg("MKSTREAM"))
-                .<Void>mapEmpty()
-                .recover(e -> RedisErrorKind.classify(e) == RedisErrorKind.BUSY_GROUP ? Future.succeededFuture() : Future.failedFuture(e));
-    }
-
     /**
-     * Creates the group at {@code 0} again after Redis lost it ({@code NOGROUP} on a read), like
-     * {@link #ensureGroup}, unless a resharding retired the shard ({@link #RECREATE_GROUP}): a member still holding a
-     * retired shard must not bring its key back as an empty stream nobody writes or reads.
+     * Creates the shard stream and the group at {@code startId} ({@code 0} or {@code $}) when missing, unless a
+     * resharding retired the shard ({@link GroupCreation}): a listener started with the count before a change that
+     * completed meanwhile, or a member still holding a retired shard that finds its group gone ({@code NOGROUP}),
+     * must not bring its key back as an empty stream nobody writes or reads.
+     *
+     * @return true when the group exists now, false when the shard is retired (nothing created)
      */
-    public Future<Void> recreateGroupUnlessRetired(ShardId shard, String group) {
-        return redis.send(Request.cmd(Command.EVAL).arg(RECREATE_GROUP).arg(2).arg(shard.key()).arg(Fence.routingKey(shard))
-                        .arg(group).arg("0"))
-                .<Void>mapEmpty()
-                .recover(e -> RedisErrorKind.classify(e) == RedisErrorKind.BUSY_GROUP ? Future.succeededFuture() : Future.failedFuture(e));
+    public Future<Boolean> ensureGroup(ShardId shard, String group, String startId) {
+        return GroupCreation.createUnlessRetired(redis::send, shard.key(), Fence.routingKey(shard), group, startId);
     }
 
     /**

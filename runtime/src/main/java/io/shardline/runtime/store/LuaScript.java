@@ -11,6 +11,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * A Lua script called by {@code EVALSHA}, falling back to {@code EVAL} when the server does not know
@@ -35,9 +36,14 @@ public record LuaScript(String source, String sha1) {
 
     /** Runs the script with the given keys and arguments. */
     public Future<Response> call(RedisClient redis, List<String> keys, List<String> args) {
-        return redis.send(request(Command.EVALSHA, sha1, keys, args)).recover(e -> {
+        return call(redis::send, keys, args);
+    }
+
+    /** Runs the script with the given keys and arguments, each command sent by {@code send}. */
+    public Future<Response> call(Function<Request, Future<Response>> send, List<String> keys, List<String> args) {
+        return send.apply(request(Command.EVALSHA, sha1, keys, args)).recover(e -> {
             if (RedisErrorKind.classify(e) == RedisErrorKind.NO_SCRIPT) {
-                return redis.send(request(Command.EVAL, source, keys, args));
+                return send.apply(request(Command.EVAL, source, keys, args));
             }
             return Future.failedFuture(e);
         });

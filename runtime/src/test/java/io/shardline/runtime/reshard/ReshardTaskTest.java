@@ -6,11 +6,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.codahale.metrics.MetricRegistry;
 import io.shardline.api.handler.ShardId;
 import io.shardline.producer.routing.ShardRouting;
+import io.shardline.api.config.Placeholders;
+import io.shardline.runtime.control.ListenerLoader;
+import io.shardline.runtime.listener.Listener;
+import io.shardline.runtime.listener.ListenerDefinition;
 import io.shardline.runtime.metrics.ReshardMetrics;
+import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.ClientRoutingRedis;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.RedisConfig;
 import io.shardline.runtime.redis.RedisReplies;
+import io.shardline.runtime.shard.MemberShards;
 import io.shardline.runtime.shard.RuntimeShardRedis;
 import io.shardline.runtime.shard.ShardCommands;
 import io.shardline.runtime.topology.TopologyStore;
@@ -21,6 +27,8 @@ import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -116,6 +124,58 @@ class ReshardTaskTest {
     }
 
     @Test
+    void aShardWhoseOnlyParentIsItselfIsNeverStoppedAtItsCutoverWhileANewShardWaitsForItsParent() {
+        change(r -> r.start(8)); // 4 divides 8: shard i < 4 has only itself as parent, shard i + 4 has i
+        tick();
+        assertThat(task.changing()).as("the task ticks faster while a change runs").isTrue();
+        for (int i = 0; i < 4; i++) {
+            assertThat(routing(i)).as("shard %d released at its flip, its 3 entries unread", i)
+                    .containsEntry("released:" + GROUP, "2").containsEntry("epoch", "2");
+        }
+        assertThat(routing(4)).doesNotContainKey("released:" + GROUP);
+        String after = send(Request.cmd(Command.XADD).arg(key(0)).arg("*").arg("n").arg("after")).toString();
+
+        ShardCommands commands = new ShardCommands(new RuntimeShardRedis(redis));
+        result(commands.loadLibrary(), WAIT);
+        ShardCommands.ReadResult old = read(commands, 0);
+        assertThat(old.waiting()).as("the group reads past the cutover of shard 0 without stopping").isFalse();
+        assertThat(old.records()).hasSize(4);
+        assertThat(old.records().get(3).entryId()).isEqualTo(after);
+        ShardCommands.ReadResult moved = read(commands, 4);
+        assertThat(moved.waitingEpoch()).as("shard 4 waits for shard 0's drain").isEqualTo(2);
+
+        drain(4);
+        tickUntilStable();
+        tick();
+        assertThat(task.changing()).as("back to the heartbeat interval once stable").isFalse();
+    }
+
+    @Test
+    void aListenerStartedWithTheCountBeforeACompletedScaleInCreatesNoRetiredKey() throws Exception {
+        change(r -> r.start(2));
+        drain(4);
+        tickUntilStable();
+        // The listener passed its topology check while the change ran (every count of a running change is
+        // accepted) and creates its groups only now, after the change completed: the race of a start with the old
+        // count.
+        Path dir = Files.createTempDirectory("reshard-listener");
+        Files.writeString(dir.resolve("late.properties"), "handler = configured\nstreams = " + stream
+                + ":4\ngroup = late\nconcurrency = 1\nhandler.config.prefix = late-\n");
+        try (Plugins plugins = Plugins.load(List.of(), getClass().getClassLoader())) {
+            ListenerDefinition def = ListenerLoader.loadAll(dir, plugins, Placeholders.system()).throwIfInvalid()
+                    .listeners().get(0);
+            Listener listener = result(Listener.start(vertx, new RuntimeShardRedis(redis), def, "w1",
+                    new MetricRegistry(), new MemberShards.Events() { }, System::currentTimeMillis), WAIT);
+            for (int i = 2; i < 4; i++) {
+                assertThat(exists(i)).as("retired shard %d not created again", i).isFalse();
+                assertThat(routing(i)).as("shard %d still a tombstone", i).containsEntry("retired", "2");
+            }
+            assertThat(groups(1)).as("a live shard gets the group").contains("late");
+            result(listener.close(), WAIT);
+        }
+    }
+
+    @Test
     void aScaleInRetiresTheLeftOutShardsOnceDrainedAndNothingCreatesThemAgain() {
         change(r -> r.start(2));
         tick();
@@ -133,9 +193,9 @@ class ReshardTaskTest {
 
         // A member still holding shard 3 that finds its group gone creates no key there.
         ShardCommands commands = new ShardCommands(new RuntimeShardRedis(redis));
-        result(commands.recreateGroupUnlessRetired(new ShardId(stream, 3), GROUP), WAIT);
+        assertThat(result(commands.ensureGroup(new ShardId(stream, 3), GROUP, "0"), WAIT)).isFalse();
         assertThat(exists(3)).as("a retired shard is not created again").isFalse();
-        result(commands.recreateGroupUnlessRetired(new ShardId(stream, 1), "other"), WAIT);
+        assertThat(result(commands.ensureGroup(new ShardId(stream, 1), "other", "0"), WAIT)).isTrue();
         assertThat(groups(1)).as("a live shard gets its group").contains("other");
 
         // Growing again flips the shard past its tombstone: it is live, and gets its group.
@@ -200,6 +260,13 @@ class ReshardTaskTest {
             }
             send(ack);
         }
+    }
+
+    /** A fenced read of new entries of {@code shard} by the group's only member. */
+    private ShardCommands.ReadResult read(ShardCommands commands, int shard) {
+        ShardId id = new ShardId(stream, shard);
+        result(commands.setOwner(id, GROUP, "m", 1), WAIT);
+        return result(commands.read(id, GROUP, "m", 1, 100, ">"), WAIT);
     }
 
     private Map<String, String> topology() {

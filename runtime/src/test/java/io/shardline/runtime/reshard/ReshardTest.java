@@ -102,9 +102,63 @@ class ReshardTest {
         r.start(4);
         List<Decision> d = r.decide(progress(Map.of("g", 2), Map.of(), Map.of("g", Map.of(
                 0, new Progress.Position("0-0", null), 1, new Progress.Position("0-0", null)))));
-        assertThat(d).containsExactly(new Decision.Flip(0, 2), new Decision.Flip(1, 2), new Decision.Flip(2, 2),
+        assertThat(d).containsExactly(new Decision.Release("g", 0, 2), new Decision.Release("g", 1, 2),
+                new Decision.Flip(0, 2), new Decision.Flip(1, 2), new Decision.Flip(2, 2),
                 new Decision.Flip(3, 2), new Decision.Resize("g", 4, false), new Decision.CreateGroup("g", 2),
                 new Decision.CreateGroup("g", 3));
+    }
+
+    @Test
+    void aShardWhoseOnlyParentIsItselfIsReleasedBeforeItsFlipWithEntriesUnread() {
+        Reshard r = Reshard.stable("s", 1, 16);
+        r.start(32);
+        Map<Integer, Progress.Position> at = new HashMap<>();
+        for (int i = 0; i < 16; i++) {
+            at.put(i, new Progress.Position("0-0", "1-" + i)); // behind, with entries pending
+        }
+        List<Decision> d = r.decide(progress(Map.of("g", 16), Map.of(), Map.of("g", at)));
+        for (int i = 0; i < 16; i++) {
+            assertThat(d.indexOf(new Decision.Release("g", i, 2))).as("shard %d released before any flip", i)
+                    .isGreaterThanOrEqualTo(0).isLessThan(d.indexOf(new Decision.Flip(0, 2)));
+        }
+        assertThat(d).as("a new shard waits for its parent").doesNotContain(new Decision.Release("g", 16, 2));
+    }
+
+    @Test
+    void aShardWaitsForItsOtherParentsButNeverForItself() {
+        Reshard r = Reshard.stable("s", 1, 4);
+        r.start(2);
+        Map<Integer, Progress.Routing> routing = new HashMap<>();
+        Map<Integer, Progress.Position> at = new HashMap<>();
+        for (int i = 0; i < 4; i++) {
+            routing.put(i, flipped(2, "5-" + i, Map.of()));
+            // shards 0 and 3 are behind their cutovers; 1 and 2 are drained
+            at.put(i, new Progress.Position(i == 0 || i == 3 ? "4-0" : "5-" + i, null));
+        }
+        List<Decision> d = r.decide(progress(Map.of("g", 4), routing, Map.of("g", at)));
+        assertThat(d).as("shard 0 (parents 0 and 2) waits for nothing but 2; shard 1 (parents 1 and 3) for 3")
+                .contains(new Decision.Release("g", 0, 2)).doesNotContain(new Decision.Release("g", 1, 2));
+        assertThat(r.waits(progress(Map.of("g", 4), routing, Map.of("g", at)), "g", 1))
+                .contains(Map.entry(2L, List.of(3)));
+    }
+
+    @Test
+    void aRollbackReleasesAShardOnlyAfterTheOtherParentsPassedTheirEarlierBarrier() {
+        // 2 -> 4 (epoch 2), rolled back to 2 (epoch 3). Shard 0 passed epoch 2 at once (its only parent was itself);
+        // at epoch 3 its keys come from 0 and 2, and 2's keys of epoch 1 lie on 0 before its cutover of 2.
+        Reshard r = Reshard.restore("s", ReshardState.ROLLING_BACK, new TreeMap<>(Map.of(1L, 2, 2L, 4, 3L, 2)),
+                false);
+        Map<Integer, Progress.Routing> routing = new HashMap<>();
+        Map<Integer, Progress.Position> at = new HashMap<>();
+        for (int i = 0; i < 4; i++) {
+            routing.put(i, new Progress.Routing(3, new TreeMap<>(Map.of(2L, "5-" + i, 3L, "9-" + i)),
+                    i < 2 ? Map.of("g", 2L) : Map.of()));
+            at.put(i, new Progress.Position(i == 0 ? "4-0" : "9-" + i, null));
+        }
+        Progress p = progress(Map.of("g", 4), routing, Map.of("g", at));
+        assertThat(r.decide(p)).as("shard 2 waits for 0's drain to its cutover of epoch 2, so 0 waits at epoch 3")
+                .doesNotContain(new Decision.Release("g", 0, 3), new Decision.Release("g", 2, 2));
+        assertThat(r.waits(p, "g", 0)).contains(Map.entry(3L, List.of(2)));
     }
 
     @Test
@@ -119,7 +173,8 @@ class ReshardTest {
                 1, new Progress.Position("10-1", "10-1"), 2, new Progress.Position("0-0", null),
                 3, new Progress.Position("0-0", null)));
         List<Decision> d = r.decide(progress(Map.of("g", 4), routing, Map.of("g", at)));
-        assertThat(d).containsExactly(new Decision.Release("g", 0, 2), new Decision.Release("g", 2, 2));
+        assertThat(d).as("shard 1 waits for nothing but itself").containsExactly(new Decision.Release("g", 0, 2),
+                new Decision.Release("g", 1, 2), new Decision.Release("g", 2, 2));
         assertThat(r.waits(progress(Map.of("g", 4), routing, Map.of("g", at)), "g", 3))
                 .contains(Map.entry(2L, List.of(1)));
     }
