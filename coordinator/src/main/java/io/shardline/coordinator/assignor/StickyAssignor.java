@@ -59,6 +59,7 @@ public final class StickyAssignor implements Assignor {
                 : new GeneralAssignmentBuilder(in).build();
         WithheldSpread.apply(in, assignee);
         WithheldStreams.apply(in, assignee);
+        FirstRoundCounts.apply(in, assignee);
         return assignee;
     }
 }

@@ -53,8 +53,9 @@ public final class FirstRoundParity {
      */
     public static Verdict judge(GroupSpec group, ShardDescriber shards, GroupAssignment ours, GroupAssignment kafka,
             GroupAssignment ourSticky, GroupAssignment kafkaSticky, List<String> detail) {
+        GroupAssignment kafkaExclusive = exclusive(group, kafka);
         ParityBalance ourBalance = ParityBalance.of(group, shards, ours);
-        ParityBalance kafkaBalance = ParityBalance.of(group, shards, kafka);
+        ParityBalance kafkaBalance = ParityBalance.of(group, shards, kafkaExclusive);
         List<String> worse = ourBalance.worseThan(kafkaBalance);
         if (worse.isEmpty() || revocations(group, kafka) > revocations(group, ours)) {
             return Verdict.AS_BALANCED;
@@ -64,6 +65,47 @@ public final class FirstRoundParity {
             return Verdict.BALANCE_FIRST;
         }
         return kafkaBalance.worseThan(ourBalance).isEmpty() ? Verdict.DOMINATED : Verdict.TRADE_OFF;
+    }
+
+    /**
+     * Kafka's first round as our ownership rule delivers it: without the shards it gives to a member other than
+     * their resolved previous owner while another member still claims them. Kafka's {@code CooperativeStickyAssignor}
+     * withholds only shards with a resolved previous owner, so a shard claimed by two members of the same generation
+     * (a void duplicate claim) or by a member of an older generation that another member outranks is read at once by
+     * its new owner while a claimant may still be reading it; ours withholds it (docs/assignors.md,
+     * "cooperative-sticky": exclusive ownership), and counts it for nobody in the first round.
+     */
+    public static GroupAssignment exclusive(GroupSpec group, GroupAssignment kafka) {
+        java.util.Map<String, java.util.Set<Integer>> claimers = new java.util.HashMap<>();
+        for (int mi = 0; mi < group.members().size(); mi++) {
+            int member = mi;
+            group.members().get(mi).owned().forEach((stream, set) -> set.stream().forEach(
+                    shard -> claimers.computeIfAbsent(stream + "/" + shard, k -> new java.util.HashSet<>()).add(member)));
+        }
+        java.util.Map<String, int[]> owners = AssignmentChecks.previousOwners(group);
+        java.util.Map<String, io.shardline.api.assignor.MemberAssignment> members = new java.util.TreeMap<>();
+        for (int mi = 0; mi < group.members().size(); mi++) {
+            String id = group.members().get(mi).memberId();
+            java.util.Map<String, io.shardline.api.assignor.ShardSet> kept = new java.util.TreeMap<>();
+            for (java.util.Map.Entry<String, io.shardline.api.assignor.ShardSet> e
+                    : kafka.member(id).shards().entrySet()) {
+                int[] owner = owners.getOrDefault(e.getKey(), new int[0]);
+                List<Integer> readable = new java.util.ArrayList<>();
+                for (int shard : e.getValue().toArray()) {
+                    boolean owned = shard < owner.length && owner[shard] == mi;
+                    java.util.Set<Integer> claims = claimers.getOrDefault(e.getKey() + "/" + shard, java.util.Set.of());
+                    boolean claimedByAnother = claims.size() > (claims.contains(mi) ? 1 : 0);
+                    if (owned || !claimedByAnother) {
+                        readable.add(shard);
+                    }
+                }
+                if (!readable.isEmpty()) {
+                    kept.put(e.getKey(), io.shardline.api.assignor.ShardSet.of(readable));
+                }
+            }
+            members.put(id, io.shardline.api.assignor.MemberAssignment.of(kept));
+        }
+        return GroupAssignment.of(members);
     }
 
     /** Shards whose previous owner (highest generation, ties void) does not get them. */
