@@ -42,7 +42,7 @@ final class FirstRoundCounts {
 
     /** Applies the pass to {@code assignee} (member index per global shard) in place. */
     static void apply(StickyInput in, int[] assignee) {
-        if (in.anyClaim() && !in.identicalSubscriptions()) {
+        if (in.anyClaim()) {
             new FirstRoundCounts(in, assignee).run();
         }
     }
@@ -50,28 +50,42 @@ final class FirstRoundCounts {
     private void run() {
         current.measure(assignee);
         steps += current.cost;
+        if (in.identicalSubscriptions() && !lightCanGain()) {
+            return;
+        }
         while (steps < BUDGET && current.firstRoundUneven() && improveOnce()) {
             // each kept change makes the first round strictly better by a bounded measure, so this ends
         }
     }
 
-    /** Tries the steps from every heavy member, and pairs of steps; keeps the first that improves. */
+    /**
+     * Tries the steps by which a heavy member reads one shard less, each alone and followed by a step of the member
+     * it raised; keeps the first change that improves. A first step that moves one shard more than before is only
+     * followed by a shard going back to its previous owner, so moves never grow.
+     */
     private boolean improveOnce() {
         int[] moved = movedShards();
+        int[][] held = OwnedShards.byMember(assignee, in.memberCount());
+        steps += assignee.length;
         for (int a = 0; a < in.memberCount(); a++) {
             if (!heavy(a)) {
                 continue;
             }
-            int[] first = steps(a, moved);
-            for (int i = 0; i < first.length && steps < BUDGET; i += 2) {
-                int gained = gainer(first[i], first[i + 1]);
-                int[] undo = apply(first[i], first[i + 1]);
-                if (kept()) {
+            int[] first = steps(a, held[a], moved, FIRST);
+            for (int i = 0; i < first.length && steps < BUDGET; i += 3) {
+                int gained = first[i + 2];
+                boolean extraMove = first[i + 1] >= 0 && gained != owner[first[i + 1]];
+                int[] undo = apply(first[i], first[i + 1], gained);
+                if (!extraMove && !raisesScore(a, gained) && kept()) {
                     return true;
                 }
-                int[] second = gained == a ? new int[0] : steps(gained, movedShards());
-                for (int j = 0; j < second.length && steps < BUDGET; j += 2) {
-                    int[] undoSecond = apply(second[j], second[j + 1]);
+                int[] second = gained == a ? new int[0] : steps(gained, held[gained], moved,
+                        extraMove ? RETURN : ANY);
+                for (int j = 0; j < second.length && steps < BUDGET; j += 3) {
+                    if (raisesScore(a, second[j + 2])) {
+                        continue;
+                    }
+                    int[] undoSecond = apply(second[j], second[j + 1], second[j + 2]);
                     if (kept()) {
                         return true;
                     }
@@ -81,6 +95,35 @@ final class FirstRoundCounts {
             }
         }
         return false;
+    }
+
+    /**
+     * With identical subscriptions (one class), whether a member reading two or more fewer than the most can read
+     * more: only a shard nobody claims, or one given back to its previous owner, becomes readable by a step. False,
+     * for example, when a new member joins owners of every shard: its shards are all withheld whoever gives them.
+     */
+    private boolean lightCanGain() {
+        int hi = 0;
+        for (int r : current.readable) {
+            hi = Math.max(hi, r);
+        }
+        int[] claimer = in.claimer();
+        for (int s = 0; s < assignee.length; s++) {
+            int m = assignee[s];
+            if (m >= 0 && (claimer[s] == -1 && owner[s] != m
+                    || owner[s] >= 0 && owner[s] != m && current.readable[owner[s]] <= hi - 2)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * True when one shard less for {@code from} and one more for {@code to} raises Kafka's balance score (the sum of
+     * pairwise count differences): when {@code to} holds as many or more; not worth measuring.
+     */
+    private boolean raisesScore(int from, int to) {
+        return from != to && current.count[to] >= current.count[from];
     }
 
     /** Measures the assignment as it is now; makes it current when it improves on the current one. */
@@ -95,8 +138,8 @@ final class FirstRoundCounts {
     }
 
     /**
-     * True when {@code a} reads a shard of a stream uneven in the first round, or reads the most in a class whose
-     * members read two or more apart.
+     * True when {@code a} reads two or more shards more than another subscriber of a stream it reads in the first
+     * round, or the most in a class whose members read two or more apart.
      */
     private boolean heavy(int a) {
         int c = cls.classOf[a];
@@ -110,19 +153,19 @@ final class FirstRoundCounts {
             }
         }
         for (int t : in.memberStreams[a]) {
-            if (current.firstUneven[t]) {
+            if (current.firstUneven[t] && current.readable[a] >= current.minReadable[t] + 2) {
                 return true;
             }
         }
         return false;
     }
 
-    /** Shards given to a member other than their previous owner. */
+    /** Shards given to a member other than their previous owner (or than nobody: new or unowned ones). */
     private int[] movedShards() {
         int n = 0;
         int[] out = new int[16];
         for (int s = 0; s < assignee.length; s++) {
-            if (owner[s] >= 0 && assignee[s] >= 0 && assignee[s] != owner[s]) {
+            if (assignee[s] >= 0 && assignee[s] != owner[s]) {
                 out = WithheldSpread.add(out, n++, s);
             }
         }
@@ -130,55 +173,77 @@ final class FirstRoundCounts {
         return java.util.Arrays.copyOf(out, n);
     }
 
+    /** Steps that lower the member's readable count: a shard it reads goes to another member. */
+    private static final int FIRST = 0;
+    /** Steps that make no more moves: any received shard passed on, or a kept one for one given back. */
+    private static final int ANY = 1;
+    /** Steps that make one move less: a received shard given back to its previous owner. */
+    private static final int RETURN = 2;
+
     /**
-     * The steps by which {@code a} hands a shard on, as pairs: ({@code x}, {@code -1 - b}) gives {@code a}'s received
-     * shard {@code x} to member {@code b}; ({@code y}, {@code x}) gives {@code a}'s kept shard {@code y} to the
-     * receiver of the moved shard {@code x}, which goes back to its previous owner.
+     * The steps by which {@code a} hands one of {@code shards} (those it held when the search started; it still
+     * holds them, as a step never takes a shard from the member it raises) on, of the kind {@code mode} says, as triples: ({@code x},
+     * {@code -1}, {@code b}) gives {@code a}'s received shard {@code x} to member {@code b}; ({@code y}, {@code x},
+     * {@code d}) gives {@code a}'s kept shard {@code y} to the receiver of the moved shard {@code x}, which goes to
+     * {@code d} instead: back to its previous owner, or (first steps only, one move more) on to another subscriber
+     * of its stream, whose own step must then give a shard back.
      */
-    private int[] steps(int a, int[] moved) {
+    private int[] steps(int a, int[] shards, int[] moved, int mode) {
         int n = 0;
         int[] out = new int[16];
-        for (int s = 0; s < assignee.length; s++) {
-            if (assignee[s] != a) {
+        for (int s : shards) {
+            if (assignee[s] != a || mode == FIRST && current.withheld(s, a)) {
                 continue;
             }
             int t = streamOf[s];
             if (owner[s] != a) {
                 for (int b = 0; b < in.memberCount(); b++) {
-                    if (b != a && in.subscribes(b, t)) {
-                        out = WithheldSpread.add(out, n++, s);
-                        out = WithheldSpread.add(out, n++, -1 - b);
+                    if (b != a && in.subscribes(b, t) && (mode != RETURN || b == owner[s])) {
+                        out = triple(out, n, s, -1, b);
+                        n += 3;
                     }
                 }
-            } else {
-                for (int x : moved) {
-                    int r = assignee[x];
-                    if (x != s && r != a && in.subscribes(r, t) && in.subscribes(owner[x], streamOf[x])) {
-                        out = WithheldSpread.add(out, n++, s);
-                        out = WithheldSpread.add(out, n++, x);
+                continue;
+            }
+            if (mode == RETURN) {
+                continue;
+            }
+            for (int x : moved) {
+                int r = assignee[x];
+                if (x == s || r == a || r == owner[x] || !in.subscribes(r, t)) {
+                    continue;
+                }
+                for (int d = 0; d < in.memberCount(); d++) {
+                    boolean back = d == owner[x];
+                    if (d != r && in.subscribes(d, streamOf[x]) && (back || mode == FIRST && d != a)) {
+                        out = triple(out, n, s, x, d);
+                        n += 3;
                     }
                 }
             }
         }
-        steps += assignee.length + n;
+        steps += shards.length + n;
         return java.util.Arrays.copyOf(out, n);
     }
 
-    /** The member whose count a step raises. */
-    private int gainer(int s, int target) {
-        return target < 0 ? -1 - target : owner[target];
+    private static int[] triple(int[] out, int n, int s, int x, int d) {
+        int[] grown = n + 3 <= out.length ? out : java.util.Arrays.copyOf(out, Math.max(out.length * 2, n + 3));
+        grown[n] = s;
+        grown[n + 1] = x;
+        grown[n + 2] = d;
+        return grown;
     }
 
     /** Applies a step; returns what {@link #revert} needs to undo it. */
-    private int[] apply(int s, int target) {
-        if (target < 0) {
+    private int[] apply(int s, int x, int d) {
+        if (x < 0) {
             int[] undo = {s, assignee[s], -1, -1};
-            assignee[s] = -1 - target;
+            assignee[s] = d;
             return undo;
         }
-        int[] undo = {s, assignee[s], target, assignee[target]};
-        assignee[s] = assignee[target];
-        assignee[target] = owner[target];
+        int[] undo = {s, assignee[s], x, assignee[x]};
+        assignee[s] = assignee[x];
+        assignee[x] = d;
         return undo;
     }
 

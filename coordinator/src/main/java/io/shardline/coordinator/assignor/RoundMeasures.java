@@ -26,6 +26,8 @@ final class RoundMeasures {
     /** Per stream: uneven in the converged assignment / in the first round. */
     final boolean[] uneven;
     final boolean[] firstUneven;
+    /** Per stream: the fewest shards a subscriber reads in the first round. */
+    final int[] minReadable;
     long score;
     int maxMinusMin;
     long moves;
@@ -46,6 +48,7 @@ final class RoundMeasures {
         this.excess = new int[cls.count()];
         this.uneven = new boolean[in.streamCount()];
         this.firstUneven = new boolean[in.streamCount()];
+        this.minReadable = new int[in.streamCount()];
         long subscriptions = 0;
         for (int[] streams : in.memberStreams) {
             subscriptions += streams.length;
@@ -77,7 +80,6 @@ final class RoundMeasures {
         }
         int streams = in.streamCount();
         int[] minCount = new int[streams];
-        int[] minReadable = new int[streams];
         int[] maxCount = new int[streams];
         int[] maxReadable = new int[streams];
         Arrays.fill(minCount, Integer.MAX_VALUE);
@@ -175,6 +177,7 @@ final class RoundMeasures {
         System.arraycopy(other.excess, 0, excess, 0, excess.length);
         System.arraycopy(other.uneven, 0, uneven, 0, uneven.length);
         System.arraycopy(other.firstUneven, 0, firstUneven, 0, firstUneven.length);
+        System.arraycopy(other.minReadable, 0, minReadable, 0, minReadable.length);
         score = other.score;
         maxMinusMin = other.maxMinusMin;
         moves = other.moves;
