@@ -94,6 +94,40 @@ final class FirstRoundCounts {
                 revert(undo);
             }
         }
+        return exchangeOnce(moved);
+    }
+
+    /**
+     * Tries exchanges of two receipts at the same counts: a shard nobody claims, read by its receiver at once, for
+     * another receiver's withheld one; keeps the first that improves. {@link WithheldSpread} makes these where the two
+     * read two or more apart; here also where that clears a stream or narrows a class otherwise.
+     */
+    private boolean exchangeOnce(int[] moved) {
+        int[] claimer = in.claimer();
+        for (int f : moved) {
+            int a = assignee[f];
+            if (a < 0 || claimer[f] != -1) {
+                continue;
+            }
+            for (int h : moved) {
+                int b = assignee[h];
+                steps++;
+                if (steps >= BUDGET) {
+                    return false;
+                }
+                if (b < 0 || b == a || !current.withheld(h, b) || !current.withheld(h, a)
+                        || !in.subscribes(b, streamOf[f]) || !in.subscribes(a, streamOf[h])) {
+                    continue;
+                }
+                assignee[f] = b;
+                assignee[h] = a;
+                if (kept()) {
+                    return true;
+                }
+                assignee[f] = a;
+                assignee[h] = b;
+            }
+        }
         return false;
     }
 

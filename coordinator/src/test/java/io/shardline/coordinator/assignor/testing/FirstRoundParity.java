@@ -16,8 +16,8 @@ import java.util.List;
  *       class of identical subscriptions or another stream), so neither is at least as balanced as the other.</li>
  * </ul>
  * Otherwise ({@link Verdict#DOMINATED}) Kafka's first round is at least as balanced by every measure and better by
- * one, at no more revocations: the rule is broken. A run tolerates this on at most {@link #DOMINATED_ALLOWED} of its
- * problems (the known remainder, printed with its seeds) and fails above it.
+ * one, at no more revocations: the rule is broken, and a run fails on the first such problem (printed with its
+ * seed). Kafka's first round is taken as our ownership rule would deliver it ({@link #exclusive}).
  */
 public final class FirstRoundParity {
 
@@ -33,18 +33,7 @@ public final class FirstRoundParity {
         DOMINATED
     }
 
-    /**
-     * Share of compared problems on which a run tolerates {@link Verdict#DOMINATED} (docs/assignors.md, "Parity
-     * with Kafka": the remaining cases, where Kafka's equally balanced converged assignment has other counts).
-     */
-    public static final double DOMINATED_ALLOWED = 0.01;
-
     private FirstRoundParity() {
-    }
-
-    /** The most {@link Verdict#DOMINATED} verdicts a run over {@code compared} problems tolerates. */
-    public static int dominatedAllowed(int compared) {
-        return (int) Math.floor(compared * DOMINATED_ALLOWED);
     }
 
     /**
