@@ -25,9 +25,10 @@ final class FirstRoundCounts {
     private final int[] assignee;
     private final int[] owner;
     private final int[] streamOf;
-    private final SubscriptionClasses cls;
-    private final RoundMeasures current;
-    private final RoundMeasures trial;
+    /** Made once the pass has something to look at. */
+    private SubscriptionClasses cls;
+    private RoundMeasures current;
+    private RoundMeasures trial;
     private long steps;
 
     private FirstRoundCounts(StickyInput in, int[] assignee) {
@@ -35,9 +36,6 @@ final class FirstRoundCounts {
         this.assignee = assignee;
         this.owner = in.owner();
         this.streamOf = in.streamOfShard();
-        this.cls = new SubscriptionClasses(in.memberStreams, in.streamCount());
-        this.current = new RoundMeasures(in, cls);
-        this.trial = new RoundMeasures(in, cls);
     }
 
     /** Applies the pass to {@code assignee} (member index per global shard) in place. */
@@ -48,11 +46,14 @@ final class FirstRoundCounts {
     }
 
     private void run() {
-        current.measure(assignee);
-        steps += current.cost;
         if (in.identicalSubscriptions() && !lightCanGain()) {
             return;
         }
+        cls = new SubscriptionClasses(in.memberStreams, in.streamCount());
+        current = new RoundMeasures(in, cls);
+        trial = new RoundMeasures(in, cls);
+        current.measure(assignee);
+        steps += current.cost;
         while (steps < BUDGET && current.firstRoundUneven() && improveOnce()) {
             // each kept change makes the first round strictly better by a bounded measure, so this ends
         }
@@ -137,19 +138,31 @@ final class FirstRoundCounts {
      * for example, when a new member joins owners of every shard: its shards are all withheld whoever gives them.
      */
     private boolean lightCanGain() {
-        int hi = 0;
-        for (int r : current.readable) {
-            hi = Math.max(hi, r);
-        }
+        int[] readable = new int[in.memberCount()];
         int[] claimer = in.claimer();
         for (int s = 0; s < assignee.length; s++) {
             int m = assignee[s];
+            if (m >= 0 && !withheld(s, m, claimer)) {
+                readable[m]++;
+            }
+        }
+        int hi = 0;
+        for (int r : readable) {
+            hi = Math.max(hi, r);
+        }
+        for (int s = 0; s < assignee.length; s++) {
+            int m = assignee[s];
             if (m >= 0 && (claimer[s] == -1 && owner[s] != m
-                    || owner[s] >= 0 && owner[s] != m && current.readable[owner[s]] <= hi - 2)) {
+                    || owner[s] >= 0 && owner[s] != m && readable[owner[s]] <= hi - 2)) {
                 return true;
             }
         }
         return false;
+    }
+
+    private boolean withheld(int shard, int member, int[] claimer) {
+        int claim = claimer[shard];
+        return claim != -1 && owner[shard] != member && claim != member;
     }
 
     /**
