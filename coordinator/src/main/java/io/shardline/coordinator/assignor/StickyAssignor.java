@@ -22,9 +22,10 @@ import io.shardline.api.assignor.ShardDescriber;
  * </ul>
  * Identical subscriptions take the {@link ConstrainedAssignmentBuilder}, others the near-linear
  * {@link GeneralAssignmentBuilder}; members of different weights the {@link WeightedStickyBuilder} (shares
- * proportional to weight); on the unweighted paths two last passes, {@link WithheldSpread} (which receiver gets
- * which new shard, across streams) and {@link WithheldStreams} (which owned shards a giver gives up), make
- * {@code cooperative-sticky}'s first round more even (same counts and moves). Members are ordered by member id, so
+ * proportional to weight); on the unweighted paths three last passes, {@link WithheldSpread} (which receiver gets
+ * which new shard, across streams), {@link WithheldStreams} (which owned shards a giver gives up) and
+ * {@link FirstRoundCounts} (which member holds the extra shard where counts can swap), make
+ * {@code cooperative-sticky}'s first round more even (same balance and moves). Members are ordered by member id, so
  * the result does not depend on the
  * order of the input. Stateless and thread-safe.
  */
@@ -59,6 +60,7 @@ public final class StickyAssignor implements Assignor {
                 : new GeneralAssignmentBuilder(in).build();
         WithheldSpread.apply(in, assignee);
         WithheldStreams.apply(in, assignee);
+        FirstRoundCounts.apply(in, assignee);
         return assignee;
     }
 }

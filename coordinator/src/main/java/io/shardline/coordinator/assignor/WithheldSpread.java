@@ -109,9 +109,11 @@ final class WithheldSpread {
 
     /**
      * The second phase: exchanges between receivers that read one shard apart, in different subscription classes,
-     * where that narrows the class of the lower one (its members read 2+ apart) without widening the other's past
-     * 1: the first round's spread per class of identical subscriptions (docs/assignors.md, "Parity with Kafka").
-     * Every exchange lowers the summed excess spread of the classes (spread above 1), so the phase ends.
+     * where that narrows the class of the lower one (its members read 2+ apart) without widening either's spread above
+     * 1: the first round's spread per class of identical subscriptions (docs/assignors.md, "Parity with Kafka"). An
+     * exchange that leaves the spreads as they are is made when it lowers the two classes' {@link #deficit} (one of
+     * several members at the bottom reads more). Every exchange lowers the summed excess spread, or keeps it and
+     * lowers the summed deficit, so the phase ends.
      */
     private void evenClasses() {
         SubscriptionClasses classes = new SubscriptionClasses(in.memberStreams, in.streamCount());
@@ -138,13 +140,18 @@ final class WithheldSpread {
                     if (steps >= BUDGET || ca == cb) {
                         continue;
                     }
-                    int before = excess(classes.members[ca]) + excess(classes.members[cb]);
+                    int beforeA = excess(classes.members[ca]);
+                    int beforeB = excess(classes.members[cb]);
+                    long deficit = deficit(classes.members[ca]) + deficit(classes.members[cb]);
                     readable[a]--;
                     readable[b]++;
-                    int after = excess(classes.members[ca]) + excess(classes.members[cb]);
+                    int afterA = excess(classes.members[ca]);
+                    int afterB = excess(classes.members[cb]);
+                    boolean narrower = afterA <= beforeA && afterB <= beforeB && (afterA + afterB < beforeA + beforeB
+                            || deficit(classes.members[ca]) + deficit(classes.members[cb]) < deficit);
                     readable[a]++;
                     readable[b]--;
-                    if (after < before && exchange(a, b)) {
+                    if (narrower && exchange(a, b)) {
                         exchanged = true;
                         break;
                     }
@@ -163,6 +170,23 @@ final class WithheldSpread {
         }
         steps += classMembers.length;
         return Math.max(0, max - min - 1);
+    }
+
+    /**
+     * How far a class's members read below its most but one, summed: falls when one of several members at the bottom
+     * of a class reads one more, before the class's spread does (docs/assignors.md, "cooperative-sticky").
+     */
+    private long deficit(int[] classMembers) {
+        int max = Integer.MIN_VALUE;
+        for (int m : classMembers) {
+            max = Math.max(max, readable[m]);
+        }
+        long deficit = 0;
+        for (int m : classMembers) {
+            deficit += Math.max(0, max - 1 - readable[m]);
+        }
+        steps += 2L * classMembers.length;
+        return deficit;
     }
 
     /** Members with at least one receipt of the kind counted. */

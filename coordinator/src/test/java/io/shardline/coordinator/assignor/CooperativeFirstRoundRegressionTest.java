@@ -10,6 +10,8 @@ import io.shardline.coordinator.assignor.testing.AssignmentChecks;
 import io.shardline.coordinator.assignor.testing.AssignmentProblem;
 import io.shardline.coordinator.assignor.testing.KafkaOracle;
 import io.shardline.coordinator.assignor.testing.ParityBalance;
+import io.shardline.coordinator.assignor.testing.ProblemShape;
+import io.shardline.coordinator.assignor.testing.RandomProblems;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,6 +68,21 @@ class CooperativeFirstRoundRegressionTest {
                 member("j3-1-1ces", "t0 t1", "", -1),
                 member("j3-2-ay3", "t2", "", -1));
         assertFirstRoundAsBalancedAsKafkas(p);
+    }
+
+    /**
+     * Seeds 20261218 and 20262963 ({@code StickyDifferentialTest} small problems, with their racks), dominated before
+     * {@link FirstRoundCounts}: in 20261218 29 shards go to two members, one holding 15 and the other 14 either way;
+     * ours gave the 15 to {@code c-12oh-1} while {@code c-rya-0} waits for a withheld {@code t2} shard, so it read 13
+     * beside 15 in the first round, where Kafka's gives the 15 to {@code c-rya-0}. In 20262963 a free {@code t0}
+     * shard went to a member reading one more than the member waiting beside it. Both converge equally balanced with
+     * the same moves either way.
+     */
+    @Test
+    void theMemberWaitingForAWithheldShardHoldsTheExtraOne() {
+        for (long seed : new long[] {20261218L, 20262963L}) {
+            assertFirstRoundAsBalancedAsKafkas(RandomProblems.generate(seed, ProblemShape.small()));
+        }
     }
 
     private static void assertFirstRoundAsBalancedAsKafkas(AssignmentProblem p) {

@@ -16,8 +16,8 @@ import java.util.List;
  *       class of identical subscriptions or another stream), so neither is at least as balanced as the other.</li>
  * </ul>
  * Otherwise ({@link Verdict#DOMINATED}) Kafka's first round is at least as balanced by every measure and better by
- * one, at no more revocations: the rule is broken. A run tolerates this on at most {@link #DOMINATED_ALLOWED} of its
- * problems (the known remainder, printed with its seeds) and fails above it.
+ * one, at no more revocations: the rule is broken, and a run fails on the first such problem (printed with its
+ * seed). Kafka's first round is taken as our ownership rule would deliver it ({@link #exclusive}).
  */
 public final class FirstRoundParity {
 
@@ -33,18 +33,7 @@ public final class FirstRoundParity {
         DOMINATED
     }
 
-    /**
-     * Share of compared problems on which a run tolerates {@link Verdict#DOMINATED} (docs/assignors.md, "Parity
-     * with Kafka": the remaining cases, where Kafka's equally balanced converged assignment has other counts).
-     */
-    public static final double DOMINATED_ALLOWED = 0.01;
-
     private FirstRoundParity() {
-    }
-
-    /** The most {@link Verdict#DOMINATED} verdicts a run over {@code compared} problems tolerates. */
-    public static int dominatedAllowed(int compared) {
-        return (int) Math.floor(compared * DOMINATED_ALLOWED);
     }
 
     /**
@@ -53,8 +42,9 @@ public final class FirstRoundParity {
      */
     public static Verdict judge(GroupSpec group, ShardDescriber shards, GroupAssignment ours, GroupAssignment kafka,
             GroupAssignment ourSticky, GroupAssignment kafkaSticky, List<String> detail) {
+        GroupAssignment kafkaExclusive = exclusive(group, kafka);
         ParityBalance ourBalance = ParityBalance.of(group, shards, ours);
-        ParityBalance kafkaBalance = ParityBalance.of(group, shards, kafka);
+        ParityBalance kafkaBalance = ParityBalance.of(group, shards, kafkaExclusive);
         List<String> worse = ourBalance.worseThan(kafkaBalance);
         if (worse.isEmpty() || revocations(group, kafka) > revocations(group, ours)) {
             return Verdict.AS_BALANCED;
@@ -64,6 +54,47 @@ public final class FirstRoundParity {
             return Verdict.BALANCE_FIRST;
         }
         return kafkaBalance.worseThan(ourBalance).isEmpty() ? Verdict.DOMINATED : Verdict.TRADE_OFF;
+    }
+
+    /**
+     * Kafka's first round as our ownership rule delivers it: without the shards it gives to a member other than
+     * their resolved previous owner while another member still claims them. Kafka's {@code CooperativeStickyAssignor}
+     * withholds only shards with a resolved previous owner, so a shard claimed by two members of the same generation
+     * (a void duplicate claim) or by a member of an older generation that another member outranks is read at once by
+     * its new owner while a claimant may still be reading it; ours withholds it (docs/assignors.md,
+     * "cooperative-sticky": exclusive ownership), and counts it for nobody in the first round.
+     */
+    public static GroupAssignment exclusive(GroupSpec group, GroupAssignment kafka) {
+        java.util.Map<String, java.util.Set<Integer>> claimers = new java.util.HashMap<>();
+        for (int mi = 0; mi < group.members().size(); mi++) {
+            int member = mi;
+            group.members().get(mi).owned().forEach((stream, set) -> set.stream().forEach(
+                    shard -> claimers.computeIfAbsent(stream + "/" + shard, k -> new java.util.HashSet<>()).add(member)));
+        }
+        java.util.Map<String, int[]> owners = AssignmentChecks.previousOwners(group);
+        java.util.Map<String, io.shardline.api.assignor.MemberAssignment> members = new java.util.TreeMap<>();
+        for (int mi = 0; mi < group.members().size(); mi++) {
+            String id = group.members().get(mi).memberId();
+            java.util.Map<String, io.shardline.api.assignor.ShardSet> kept = new java.util.TreeMap<>();
+            for (java.util.Map.Entry<String, io.shardline.api.assignor.ShardSet> e
+                    : kafka.member(id).shards().entrySet()) {
+                int[] owner = owners.getOrDefault(e.getKey(), new int[0]);
+                List<Integer> readable = new java.util.ArrayList<>();
+                for (int shard : e.getValue().toArray()) {
+                    boolean owned = shard < owner.length && owner[shard] == mi;
+                    java.util.Set<Integer> claims = claimers.getOrDefault(e.getKey() + "/" + shard, java.util.Set.of());
+                    boolean claimedByAnother = claims.size() > (claims.contains(mi) ? 1 : 0);
+                    if (owned || !claimedByAnother) {
+                        readable.add(shard);
+                    }
+                }
+                if (!readable.isEmpty()) {
+                    kept.put(e.getKey(), io.shardline.api.assignor.ShardSet.of(readable));
+                }
+            }
+            members.put(id, io.shardline.api.assignor.MemberAssignment.of(kept));
+        }
+        return GroupAssignment.of(members);
     }
 
     /** Shards whose previous owner (highest generation, ties void) does not get them. */
