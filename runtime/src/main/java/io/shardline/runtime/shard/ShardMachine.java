@@ -236,11 +236,16 @@ final class ShardMachine {
 
     /** An idle shard stops waiting (or one that stopped waiting meanwhile is looked at again): its next step. */
     void wake(OwnedShard s) {
+        leaveIdle(s);
+        schedule(s);
+    }
+
+    /** An idle shard stops waiting on the wake-up connections ({@link ShardActivity#PARKED}); others stay as they are. */
+    void leaveIdle(OwnedShard s) {
         if (s.activity().idle()) {
             cancelLinger(s);
             activity(s, ShardActivity.PARKED, "woken");
         }
-        schedule(s);
     }
 
     // ---- results of calls (decided in ShardOutcomes) ----

@@ -129,11 +129,12 @@ final class ShardOutcomes {
         if (error == null) {
             m.metrics.handled(records.size(), m.nanoClock.getAsLong() - startedNanos);
             batch.advance();
+            boolean held = !s.unacked.isEmpty(); // a batch read behind a wake-up read went before them
             s.unacked = afterHeld(s.unacked, ids(records));
             if (!m.lease.valid()) {
                 leaseLapsed(s, "acknowledge " + records.size() + " handled record(s)");
             } else if (batch.finished() && m.readsOn(s)) {
-                if (lingers(s)) {
+                if (lingers(s) && !held) { // held ones go now: a shard read behind every wake-up never lingers out
                     s.batch = null;
                     s.wakeId = records.get(records.size() - 1).entryId();
                     m.finish(s, ShardMachine.Next.LINGER, 0);
@@ -365,6 +366,7 @@ final class ShardOutcomes {
      */
     void behindLanded(OwnedShard s, ReadBehind.Outcome o) {
         if (o == null || o.hasRecords() && s.batch != null) {
+            m.leaveIdle(s);
             if (s.phase() == ShardPhase.READING) {
                 s.cursor = "0";
                 m.phase(s, ShardPhase.REPLAYING, "the outcome of the read behind a wake-up read is unknown: its "
