@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * polling its routing hash ({@link ShardAction.PollCutover}) until the group's barrier is released.
  * See docs/architecture.md, "A record's way through the code".
  *
- * <p>Size: one concept (the member's shards, their queue and workers behind one gate) at about 575 lines; what a
+ * <p>Size: one concept (the member's shards, their queue and workers behind one gate) at about 620 lines (the read behind a wake-up read: claims and landings, {@link ReadBehind}); what a
  * call's result means lives in {@link ShardOutcomes} so that this file is the states, the events and the scheduling.
  *
  * <p>Member context only; not thread-safe, except {@link #view} (any thread).

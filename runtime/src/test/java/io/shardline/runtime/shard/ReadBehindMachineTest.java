@@ -3,6 +3,7 @@ package io.shardline.runtime.shard;
 import static io.shardline.runtime.shard.MachineHarness.records;
 import static io.shardline.runtime.shard.MachineHarness.settings;
 import static io.shardline.runtime.shard.MachineHarness.shard;
+import static io.shardline.runtime.shard.MachineHarness.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardline.api.handler.ShardId;
@@ -23,7 +24,7 @@ class ReadBehindMachineTest {
 
     @Test
     void onlyAnIdleReadingShardIsClaimedAndOnlyOnce() {
-        OwnedShard s = reading(S);
+        OwnedShard s = h.reading(S);
         assertThat(m.claimReadBehind(S)).as("a read in flight").isNull();
         m.readDone(s, false, new ShardCommands.ReadResult("0-0", List.of()));
         assertThat(state(s)).isEqualTo("READING/IDLE");
@@ -66,7 +67,7 @@ class ReadBehindMachineTest {
 
     @Test
     void anUnknownOutcomeReplaysThePendingEntriesFirst() {
-        OwnedShard s = reading(S);
+        OwnedShard s = h.reading(S);
         m.readDone(s, false, new ShardCommands.ReadResult("0-0", List.of()));
         m.claimReadBehind(S);
         assertThat(m.behindLanded(s, null)).containsExactly(new ShardAction.Read(s, "0", false));
@@ -75,7 +76,7 @@ class ReadBehindMachineTest {
 
     @Test
     void aRefusalWakesTheShardToReadByItself() {
-        OwnedShard s = reading(S);
+        OwnedShard s = h.reading(S);
         m.readDone(s, false, new ShardCommands.ReadResult("0-0", List.of()));
         m.claimReadBehind(S);
         assertThat(m.behindLanded(s, new ReadBehind.Outcome(null, "FENCED {orders:0} owner=B epoch=2")))
@@ -84,7 +85,7 @@ class ReadBehindMachineTest {
 
     @Test
     void aShardPausedWhileClaimedKeepsTheBatchForItsResume() {
-        OwnedShard s = reading(S);
+        OwnedShard s = h.reading(S);
         m.readDone(s, false, new ShardCommands.ReadResult("0-0", List.of()));
         m.claimReadBehind(S);
         assertThat(m.pause(S)).containsExactly(new ShardAction.Unwatch(S));
@@ -96,26 +97,11 @@ class ReadBehindMachineTest {
 
     /** A shard that handled record 1 and holds its acknowledgement on the wake-up connections. */
     private OwnedShard lingering(ShardId shard) {
-        OwnedShard s = reading(shard);
+        OwnedShard s = h.reading(shard);
         List<StreamRecord> one = records(shard, 1, 1);
         m.readDone(s, false, new ShardCommands.ReadResult("1-0", one));
         assertThat(m.handled(s, one, 0, null)).containsExactly(new ShardAction.Watch(shard, "1-0"));
         assertThat(state(s)).isEqualTo("READING/LINGERING");
         return s;
-    }
-
-    /** A shard through takeover and an empty replay, its first read of new entries in flight. */
-    private OwnedShard reading(ShardId shard) {
-        List<ShardAction> actions = m.acquire(shard, 1);
-        OwnedShard s = ((ShardAction.Assign) actions.get(0)).shard();
-        m.assigned(s);
-        m.takeoverDone(s, new ShardCommands.TakeoverPage("0-0", 0));
-        m.readDone(s, true, new ShardCommands.ReadResult("", List.of()));
-        assertThat(state(s)).isEqualTo("READING/STEPPING");
-        return s;
-    }
-
-    private static String state(OwnedShard s) {
-        return s.phase() + "/" + s.activity();
     }
 }

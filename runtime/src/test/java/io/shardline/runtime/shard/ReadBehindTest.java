@@ -2,6 +2,8 @@ package io.shardline.runtime.shard;
 
 import static io.shardline.runtime.shard.ShardTesting.add;
 import static io.shardline.runtime.shard.ShardTesting.await;
+import static io.shardline.runtime.shard.ShardTesting.blockedClients;
+import static io.shardline.runtime.shard.ShardTesting.on;
 import static io.shardline.runtime.shard.ShardTesting.waitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,8 +14,6 @@ import io.shardline.api.handler.StreamRecord;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.Context;
-import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -68,7 +68,7 @@ class ReadBehindTest {
             loop.add(a, "0-0");
             loop.add(b, "0-0");
         }));
-        waitUntil("the read blocks", 10_000, () -> blockedClients() == 1);
+        waitUntil("the read blocks", 10_000, () -> blockedClients(redis) == 1);
         String id = add(redis, a, 1).get(0);
         waitUntil("the read behind landed", 10_000, () -> landings.outcomes.size() == 2);
 
@@ -90,7 +90,7 @@ class ReadBehindTest {
         WakeUpLoop loop = new WakeUpLoop(redis, context, BLOCK_MS, woken -> { }, new ReadBehind(G, "A", 10, landings));
 
         await(on(context, () -> loop.add(a, "0-0")));
-        waitUntil("the read blocks", 10_000, () -> blockedClients() == 1);
+        waitUntil("the read blocks", 10_000, () -> blockedClients(redis) == 1);
         add(redis, a, 1);
         waitUntil("the read behind landed", 10_000, () -> landings.outcomes.size() == 1);
 
@@ -135,20 +135,5 @@ class ReadBehindTest {
         ReadBehind.Outcome of(OwnedShard s) {
             return outcomes.stream().filter(e -> e.getKey() == s).findFirst().orElseThrow().getValue();
         }
-    }
-
-    private long blockedClients() {
-        String info = await(redis.send(Request.cmd(Command.INFO).arg("clients"))).toString();
-        return info.lines().filter(l -> l.startsWith("blocked_clients:")).mapToLong(l -> Long.parseLong(l.substring(16).trim()))
-                .findFirst().orElse(0);
-    }
-
-    private static Future<Void> on(Context context, Runnable action) {
-        Promise<Void> done = Promise.promise();
-        context.runOnContext(v -> {
-            action.run();
-            done.complete();
-        });
-        return done.future();
     }
 }
