@@ -202,7 +202,14 @@ final class WakeUpLoop {
             failures = 0;
             Set<ShardId> decided = Set.of();
             if (!claim.isEmpty()) {
-                landed(claim, ReadBehind.parse(claim, ar.result().get(1)));
+                List<ReadBehind.Outcome> outcomes;
+                try {
+                    outcomes = ReadBehind.parse(claim, ar.result().get(1));
+                } catch (RuntimeException e) { // a reply of another shape: as lost (the shards replay what it read)
+                    LOG.warn("Unexpected reply of the read behind a wake-up read: {}", e.toString());
+                    outcomes = java.util.Collections.nCopies(claim.size(), null);
+                }
+                landed(claim, outcomes);
                 decided = claim.stream().map(OwnedShard::shard).collect(java.util.stream.Collectors.toSet());
             }
             woken(ar.result().get(0), decided);
@@ -237,7 +244,7 @@ final class WakeUpLoop {
         for (int i = 0; i < claim.size(); i++) {
             OwnedShard s = claim.get(i);
             ReadBehind.Outcome o = outcomes.get(i);
-            if (o != ReadBehind.Outcome.NOTHING && idle.remove(s.shard()) != null && o.hasRecords()) {
+            if (o != ReadBehind.Outcome.NOTHING && idle.remove(s.shard()) != null && o != null && o.hasRecords()) {
                 woke.put(s.shard(), o.page().cursor());
             }
         }
