@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
  * Live resharding on real processes, driven as an operator does (REST): 3 workers, 2 listeners (groups
  * {@code g1}, {@code g2}, webhook sinks posting to this test) on one stream, a producer ({@link ShardProducer},
  * following the topology) writing keyed records with a per-key sequence number, then 16 -> 32, 32 -> 12, and a
- * third change (12 -> 20) rolled back while it runs, with {@code kill -9} of a worker and of the leader during each
+ * third change (12 -> 20) rolled back while it runs (held by pausing {@code g2}, so it cannot complete first), with {@code kill -9} of a worker and of the leader during each
  * (each restarted at once). Then: every record handled by both groups, no key's records first handled out of
  * production order in either group, and no record left on the retired shards 12..31.
  *
@@ -57,6 +57,7 @@ class ReshardIntegrationTest {
     private static final Duration JOIN = Duration.ofSeconds(150);
     /** A change: session timeouts of the killed workers, a leader change, and the groups draining their backlog. */
     private static final Duration CHANGE = Duration.ofSeconds(300);
+    private static final long HEARTBEAT_MS = 500;
 
     private final Map<String, Group> groups = new ConcurrentHashMap<>();
     private final Map<String, WorkerProcess> workers = new HashMap<>();
@@ -124,7 +125,7 @@ class ReshardIntegrationTest {
         Map<String, String> common = fleet.commonSettings(ports.subList(0, 3));
         common.put("redis.url", redis.uri());
         common.put("session.timeout.ms", "6000");
-        common.put("heartbeat.interval.ms", "500");
+        common.put("heartbeat.interval.ms", Long.toString(HEARTBEAT_MS));
         common.put("rest.auth.token", TOKEN);
         for (int i = 0; i < 3; i++) {
             settings.put("w" + i, ItFleet.withPorts(common, ports.get(i), ports.get(3 + i)));
@@ -148,11 +149,14 @@ class ReshardIntegrationTest {
         try {
             awaitCondition("records handled by both groups before the first change", CHANGE,
                     () -> groups.values().stream().allMatch(g -> g.handled > RATE));
-            change(List.of(32), 32, "16 -> 32");
+            change(List.of(32), 32, "16 -> 32", () -> { });
             listeners(32);
-            change(List.of(12), 12, "32 -> 12");
+            change(List.of(12), 12, "32 -> 12", () -> { });
             listeners(12);
-            change(List.of(20, -1), 12, "12 -> 20 rolled back");
+            // g2 paused holds the third change (it cannot drain its parents to their cutovers), so the rollback
+            // always finds it running; g2 resumes once the rollback is sent.
+            holdGroup("g2", produced);
+            change(List.of(20, -1), 12, "12 -> 20 rolled back", () -> target("g2", "resume"));
         } finally {
             producer.interrupt();
             producer.join(30_000);
@@ -189,9 +193,14 @@ class ReshardIntegrationTest {
      * and then the leader while it runs (each restarted at once), and waits until the stream is STABLE with
      * {@code expected} shards.
      */
-    private void change(List<Integer> steps, int expected, String name) throws IOException {
+    private void change(List<Integer> steps, int expected, String name, Runnable sent) throws IOException {
         long started = System.nanoTime();
         for (int step : steps) {
+            if (step < 0) {
+                JsonObject running = rest().get("/streams/" + STREAM);
+                assertEquals("RESHARDING", running.getString("state"), name + ": the change to roll back "
+                        + running.encode());
+            }
             RestClient.Reply reply = step < 0
                     ? rest().call("POST", "/streams/" + STREAM + "/reshard/rollback", new JsonObject(), true)
                     : rest().call("POST", "/streams/" + STREAM + "/reshard", new JsonObject().put("shards", step), true);
@@ -200,6 +209,7 @@ class ReshardIntegrationTest {
                 killAndRestart(false);
             }
         }
+        sent.run();
         killAndRestart(true);
         awaitCondition(name + ": the stream STABLE with " + expected + " shards", CHANGE, () -> {
             JsonObject s = rest().get("/streams/" + STREAM);
@@ -207,6 +217,36 @@ class ReshardIntegrationTest {
         });
         System.out.println("FIGURE reshard_it_change_ms{change=\"" + name + "\"}="
                 + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    }
+
+    /**
+     * Pauses listener {@code g} and waits until its members stopped reading: its handled count stays the same over
+     * two heartbeat intervals (the pause is applied within one) while the producer writes on.
+     */
+    private void holdGroup(String g, AtomicLong produced) {
+        target(g, "pause");
+        Group group = groups.get(g);
+        long[] last = {-1, 0, 0};
+        awaitCondition("listener " + g + " paused", CHANGE, () -> {
+            long handled;
+            synchronized (group) {
+                handled = group.handled;
+            }
+            if (handled != last[0]) {
+                last[0] = handled;
+                last[1] = System.nanoTime();
+                last[2] = produced.get();
+                return false;
+            }
+            return System.nanoTime() - last[1] > TimeUnit.MILLISECONDS.toNanos(2 * HEARTBEAT_MS)
+                    && produced.get() - last[2] >= RATE / 2;
+        });
+    }
+
+    /** {@code PUT /listeners/{g}/pause} or {@code /resume}: 202. */
+    private void target(String g, String action) {
+        RestClient.Reply reply = rest().call("PUT", "/listeners/" + g + "/" + action, new JsonObject(), true);
+        assertEquals(202, reply.status(), action + " " + g + ": " + reply.body());
     }
 
     private void killAndRestart(boolean leader) throws IOException {
@@ -272,7 +312,11 @@ class ReshardIntegrationTest {
                 next += TimeUnit.MILLISECONDS.toNanos(20);
                 long wait = next - System.nanoTime();
                 if (wait > 0) {
-                    WorkerProcess.pause(TimeUnit.NANOSECONDS.toMillis(wait));
+                    try {
+                        TimeUnit.NANOSECONDS.sleep(wait); // the producer's pace, not a wait for a condition
+                    } catch (InterruptedException e) {
+                        return;
+                    }
                 }
             }
         }, "reshard-producer");

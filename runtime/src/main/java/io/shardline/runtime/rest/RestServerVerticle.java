@@ -59,9 +59,8 @@ public final class RestServerVerticle extends VerticleBase {
                 .requestHandler(router)
                 .invalidRequestHandler(RestErrors::invalidRequest)
                 .listen()
-                .recover(e -> Future.failedFuture(new IllegalStateException("REST API cannot listen on rest.bind:rest.port "
-                        + settings.bind() + ":" + settings.port() + " (" + e.getMessage() + "); every worker on a host"
-                        + " needs its own rest.port (and cluster.port)", e)))
+                .recover(e -> Future.failedFuture(new IllegalStateException(
+                        RestPortCheck.message(settings.bind(), settings.port(), e.getMessage()), e)))
                 .onSuccess(s -> {
                     server = s;
                     LOG.info("REST API listening on {}://{}:{} ({})", settings.scheme(), settings.bind(), s.actualPort(),

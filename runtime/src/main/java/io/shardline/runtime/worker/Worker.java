@@ -26,6 +26,7 @@ import io.shardline.runtime.control.ControlKeys;
 import io.shardline.runtime.control.ListenerConfigStore;
 import io.shardline.runtime.control.ListenerStateStore;
 import io.shardline.runtime.control.RestConfigPolicy;
+import io.shardline.runtime.rest.RestPortCheck;
 import io.shardline.runtime.rest.RestSettings;
 import io.shardline.runtime.control.WorkerClusterView;
 import io.shardline.runtime.shard.RuntimeShardRedis;
@@ -97,6 +98,7 @@ public final class Worker {
     public static Worker start(WorkerConfig config, Path home, Placeholders placeholders) {
         LongSupplier clockMs = () -> System.nanoTime() / 1_000_000;
         RestSettings.of(config); // the REST token file is in place (or the start fails) before anything is joined
+        RestPortCheck.ensureFree(config.restBind(), config.restPort());
         StartPhases phases = new StartPhases(clockMs);
         List<Path> pluginPath = config.pluginPath().stream().map(home::resolve).toList();
         Plugins plugins = Plugins.load(pluginPath, Worker.class.getClassLoader());
@@ -113,11 +115,15 @@ public final class Worker {
         WorkerCluster cluster = WorkerCluster.start(config.clusterSettings(Map.of(REST_ATTRIBUTE, rest)),
                 START_TIMEOUT_MS);
         phases.done(cluster.startPhases());
+        // What started so far, stopped in reverse order when a later step fails: users of Redis before Redis, so
+        // nothing writes to a closed connection (and logs its stack trace) while the start is unwound.
+        java.util.Deque<java.util.function.Supplier<Future<?>>> started = new java.util.ArrayDeque<>();
         try {
             long seed = System.nanoTime();
             LOG.info("Reconnect jitter seed {}", seed);
             RedisClient redis = await(RedisClient.connect(cluster.vertx(), config.redis(), new SplittableRandom(seed)));
-            await(WorkerRedisAcl.check(redis, config, definitions), redis);
+            started.push(redis::close);
+            await(WorkerRedisAcl.check(redis, config, definitions));
             phases.done("redis");
             RuntimeShardRedis shardRedis = new RuntimeShardRedis(redis);
             TopologyCheck topologies = new TopologyCheck(new TopologyStore(redis, config.clusterName()));
@@ -128,7 +134,8 @@ public final class Worker {
                     new DropwizardCoordinatorMetrics(registry),
                     clockMs, Math.max(50, config.heartbeatIntervalMs() / 2), config.heartbeatIntervalMs(),
                     config.sessionTimeoutMs()));
-            await(cluster.vertx().deployVerticle(coordinator));
+            String coordinatorDeployment = await(cluster.vertx().deployVerticle(coordinator));
+            started.push(() -> cluster.vertx().undeploy(coordinatorDeployment));
             cluster.onViewChange(coordinator::onViewChange);
             phases.done("coordinator");
 
@@ -142,6 +149,8 @@ public final class Worker {
                             new ShardZones(redis, config.redisZones()), d -> WorkerRedisAcl.check(redis, config, List.of(d))
                             .compose(v -> topologies.ensure(d.name(), d.config().streams()))),
                     plugins, placeholders, RestConfigPolicy.of(config), definitions, configs, states);
+            started.push(() -> supervisor.close().transform(v -> Future.join(supervisor.listeners().stream()
+                    .map(Listener::close).toList())));
             await(supervisor.start(config.heartbeatIntervalMs()));
             phases.done("listeners");
             ControlPlaneHost controlPlane = await(ControlPlaneHost.start(cluster.vertx(), config, redis, plugins,
@@ -152,7 +161,11 @@ public final class Worker {
             LOG.info("Start phases (ms): {}", phases);
             return new Worker(config, cluster, redis, plugins, supervisor, controlPlane, coordinator, assignors);
         } catch (RuntimeException e) {
-            cluster.stop(10_000);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!started.isEmpty()) {
+                awaitQuietly(started.pop().get(), deadline, "unwinding the start");
+            }
+            cluster.stop(Math.max(1_000, remainingMs(deadline)));
             assignors.close();
             throw e;
         }
@@ -211,16 +224,6 @@ public final class Worker {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting", e);
-        }
-    }
-
-    /** Awaits {@code future}; on failure closes {@code redis} before throwing. */
-    private static <T> T await(Future<T> future, RedisClient redis) {
-        try {
-            return await(future);
-        } catch (RuntimeException e) {
-            awaitQuietly(redis.close(), System.nanoTime() + TimeUnit.SECONDS.toNanos(5), "closing Redis");
-            throw e;
         }
     }
 
