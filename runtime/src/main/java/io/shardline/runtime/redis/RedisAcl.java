@@ -50,7 +50,8 @@ public record RedisAcl(String clusterName, List<String> streams, List<String> de
     /**
      * Every command a worker sends, with the keys it names. {@code exec}, {@code multi}, {@code discard},
      * {@code watch}, {@code unwatch}: the fenced hot path ({@code FencedTransaction}); {@code eval}/{@code evalsha}:
-     * the group log's scripts and the dead-letter redrive (REST); {@code xlen}, {@code xrevrange}, {@code xdel} on a
+     * the group log's scripts, the dead-letter redrive (REST) and the shard status reads (with {@code hmget},
+     * {@code xinfo|groups}, {@code xpending} and {@code hgetall} inside); {@code xlen}, {@code xrevrange}, {@code xdel} on a
      * dead-letter stream: listing and redriving dead letters; {@code fcall}/{@code function|load}: the shard library; {@code time}, {@code type},
      * {@code xpending}, {@code xautoclaim}, {@code xrange} (the resharding read rule) run inside those scripts; {@code client|id}/{@code client|unblock} wake a
      * member's blocking read early; {@code cluster|slots}: the client's slot map on a Redis Cluster.
@@ -58,8 +59,8 @@ public record RedisAcl(String clusterName, List<String> streams, List<String> de
     public static final List<Use> COMMANDS = List.of(
             use("ping"), use("info"), use("client|id"), use("client|unblock"), use("cluster|slots"),
             use("multi"), use("exec"), use("discard"), use("watch", KeyKind.OWNER), use("unwatch"),
-            use("eval", KeyKind.METADATA, KeyKind.SHARD, KeyKind.DEAD_LETTER),
-            use("evalsha", KeyKind.METADATA, KeyKind.SHARD, KeyKind.DEAD_LETTER), use("time"),
+            use("eval", KeyKind.METADATA, KeyKind.SHARD, KeyKind.OWNER, KeyKind.DEAD_LETTER),
+            use("evalsha", KeyKind.METADATA, KeyKind.SHARD, KeyKind.OWNER, KeyKind.DEAD_LETTER), use("time"),
             use("function|load"), use("fcall", KeyKind.SHARD, KeyKind.OWNER),
             use("get", KeyKind.METADATA), use("set", KeyKind.METADATA), use("incr", KeyKind.METADATA),
             use("del", KeyKind.METADATA), use("type", KeyKind.METADATA), use("rpush", KeyKind.METADATA),

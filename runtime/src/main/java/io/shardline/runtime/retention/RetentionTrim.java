@@ -5,10 +5,6 @@ import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.store.LuaScript;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Response;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 
@@ -20,7 +16,7 @@ import java.util.Objects;
  */
 public final class RetentionTrim {
 
-    private static final LuaScript SCRIPT = LuaScript.of(load());
+    private static final LuaScript SCRIPT = LuaScript.ofResource(RetentionTrim.class, "retention.lua");
 
     private final RedisClient redis;
 
@@ -73,16 +69,5 @@ public final class RetentionTrim {
     private static String text(Response response) {
         String value = response == null ? "" : response.toString();
         return value.isEmpty() ? null : value;
-    }
-
-    private static String load() {
-        try (InputStream in = RetentionTrim.class.getResourceAsStream("retention.lua")) {
-            if (in == null) {
-                throw new IllegalStateException("retention.lua is missing from the class path");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -6,6 +6,9 @@ import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -31,6 +34,22 @@ public record LuaScript(String source, String sha1) {
             return new LuaScript(source, HexFormat.of().formatHex(digest));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-1 is required by every JVM", e);
+        }
+    }
+
+    /**
+     * A script from the class-path resource {@code name} next to {@code owner}.
+     *
+     * @throws IllegalStateException when the resource is missing
+     */
+    public static LuaScript ofResource(Class<?> owner, String name) {
+        try (InputStream in = owner.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException(name + " is missing from the class path");
+            }
+            return of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -218,9 +218,14 @@ class RestApiTest {
         assertEquals(2, shard0.getInteger("lag"));
         assertEquals(1, shard0.getInteger("pending"));
         assertThat(shard0.getString("last_processed_id")).matches("\\d+-\\d+");
+        assertThat(shard0.getLong("oldest_pending_ms")).as("age of the pending entry %s", shard0).isNotNull()
+                .isGreaterThanOrEqualTo(0);
         JsonObject shard1 = status.getJsonArray("shards").getJsonObject(1);
         assertEquals("UNASSIGNED", shard1.getString("state"));
         assertEquals(-1, shard1.getInteger("owner_epoch"));
+        assertThat(shard1.getValue("lag")).as("no stream, no group: no lag %s", shard1).isNull();
+        assertEquals(0, shard1.getInteger("pending"));
+        assertThat(shard1.getValue("oldest_pending_ms")).as("nothing pending %s", shard1).isNull();
 
         JsonObject expanded = rest.call(HttpMethod.GET, "/listeners?expand=status").json();
         assertEquals("RUNNING", expanded.getJsonObject("orders").getJsonObject("status").getString("state"));
