@@ -23,8 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Samples every listener's shard statuses (owner, lag, pending, cutover wait: two {@code HGETALL}, one {@code XINFO GROUPS}
- * and, for shards with pending entries, one {@code XPENDING} per shard) every interval on every worker. Each worker
+ * Samples every listener's shard statuses (owner, lag, pending, cutover wait: one read-only script call per batch of
+ * shards, {@link ShardStatusReader}) every interval on every worker. Each worker
  * reads and keeps only the shards its own members own (the leader also the unowned ones,
  * {@link ControlPlane#sampledStatuses}) in {@link ShardMetrics}, so every shard's lag series comes from one worker,
  * the one that owns it. The reads go through the monitoring connection ({@code redis.monitoring.in.flight}), never
