@@ -91,7 +91,7 @@ final class ReshardSteps {
     private Future<Void> single(Reshard machine, long epoch, Decision d) {
         String stream = machine.stream();
         if (d instanceof Decision.Persist) {
-            return store.write(machine, epoch, "every group passed the cutover of epoch " + epoch + "; completing",
+            return store.write(machine, epoch, false, "every group passed the cutover of epoch " + epoch + "; completing",
                     Map.of()).compose(written -> written == 1 ? Future.<Void>succeededFuture()
                     : Future.failedFuture("the topology changed meanwhile (an operator's change); deciding again"));
         }
@@ -103,7 +103,7 @@ final class ReshardSteps {
         Decision.Complete c = (Decision.Complete) d;
         List<Integer> indexes = IntStream.range(0, c.shards()).boxed().toList();
         return Chunked.map(indexes, Chunked.POOL_CHUNK, i -> shards.finish(stream, i))
-                .compose(v -> store.write(machine, epoch, "completed: " + c.shards() + " shards", Map.of()))
+                .compose(v -> store.write(machine, epoch, true, "completed: " + c.shards() + " shards", Map.of()))
                 .map(written -> {
                     LOG.info("Resharding of stream '{}' completed: {} shards under routing epoch {}", stream,
                             c.shards(), c.epoch());

@@ -34,24 +34,27 @@ public final class ReshardStore {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
-     * KEYS: topology; ARGV: expected routing_epoch, history reason ('' for none), then field/value pairs (value ''
-     * removes the field). Returns 1 written, 0 the epoch moved, -1 no topology.
+     * KEYS: topology; ARGV: expected routing_epoch, expected step ('' or COMPLETING), history reason ('' for none),
+     * then field/value pairs (value '' removes the field). Returns 1 written, 0 the epoch or the step moved, -1 no
+     * topology. The step is part of the guard because the leader's decision that a change completes keeps the routing
+     * epoch: a rollback read before it must not be written after it (the leader then retires the left-out shards).
      */
     private static final LuaScript WRITE = LuaScript.of("""
             local cur = redis.call('HGET', KEYS[1], 'routing_epoch')
             if not cur then return -1 end
             if cur ~= ARGV[1] then return 0 end
-            for i = 3, #ARGV, 2 do
+            if (redis.call('HGET', KEYS[1], 'step') or '') ~= ARGV[2] then return 0 end
+            for i = 4, #ARGV, 2 do
               if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[1], ARGV[i])
               else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
             end
-            if ARGV[2] ~= '' then
+            if ARGV[3] ~= '' then
               local t = redis.call('TIME')
               local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
               local h = cjson.decode(redis.call('HGET', KEYS[1], 'history') or '[]')
               table.insert(h, {routing_epoch = tonumber(redis.call('HGET', KEYS[1], 'routing_epoch')),
                 shards = tonumber(redis.call('HGET', KEYS[1], 'shards')), state = redis.call('HGET', KEYS[1], 'state'),
-                at_ms = now, reason = ARGV[2]})
+                at_ms = now, reason = ARGV[3]})
               while #h > 10 do table.remove(h, 1) end
               redis.call('HSET', KEYS[1], 'history', cjson.encode(h))
             end
@@ -101,12 +104,15 @@ public final class ReshardStore {
     }
 
     /**
-     * Writes {@code r} as the stream's topology if its routing epoch is still {@code readEpoch}.
+     * Writes {@code r} as the stream's topology if its routing epoch is still {@code readEpoch} and whether it is
+     * completing still {@code readCompleting}.
      *
+     * @param readCompleting whether the change was completing when the writer read it (the step it expects)
      * @param reason the history entry's reason, or null for none
-     * @return 1 written, 0 the routing epoch moved meanwhile, -1 the stream has no topology
+     * @return 1 written, 0 the routing epoch or the step moved meanwhile, -1 the stream has no topology
      */
-    public Future<Integer> write(Reshard r, long readEpoch, String reason, Map<String, String> more) {
+    public Future<Integer> write(Reshard r, long readEpoch, boolean readCompleting, String reason,
+                                 Map<String, String> more) {
         Map<String, String> fields = new LinkedHashMap<>();
         boolean stable = r.state() == ReshardState.STABLE;
         fields.put("state", r.state().name());
@@ -121,7 +127,8 @@ public final class ReshardStore {
             fields.put("progress", "");
         }
         fields.putAll(more);
-        List<String> args = new ArrayList<>(List.of(Long.toString(readEpoch), reason == null ? "" : reason));
+        List<String> args = new ArrayList<>(List.of(Long.toString(readEpoch), readCompleting ? COMPLETING : "",
+                reason == null ? "" : reason));
         fields.forEach((k, v) -> {
             args.add(k);
             args.add(v);

@@ -131,7 +131,7 @@ public final class ReshardTask {
             List<Decision> decisions = machine.decide(progress);
             return steps.run(machine, epoch, decisions, on).compose(v -> machine.state() == ReshardState.STABLE
                     ? Future.succeededFuture()
-                    : store.write(machine, epoch, null, Map.of("progress", ReshardStore.json(waits),
+                    : store.write(machine, epoch, machine.completing(), null, Map.of("progress", ReshardStore.json(waits),
                     "cutover", ReshardStore.json(ReshardReport.cutovers(progress, epoch)))).mapEmpty());
         }));
     }

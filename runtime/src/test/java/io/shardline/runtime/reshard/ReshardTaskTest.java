@@ -226,11 +226,34 @@ class ReshardTaskTest {
         assertThat(exists(3)).as("the old layout's shards keep their records").isTrue();
     }
 
+    @Test
+    void aRollbackReadBeforeTheChangeBecameCompletingIsNotWrittenAfterIt() {
+        change(r -> r.start(2));
+        tick();
+        drain(4);
+        // An operator's rollback reads the running change; before it is written, the leader decides the change
+        // completes (every group drained the left-out shards 2 and 3) and persists that under the same epoch.
+        Reshard operator = result(store.read(stream), WAIT).orElseThrow();
+        long read = operator.epoch();
+        operator.rollback();
+        Reshard running = result(store.read(stream), WAIT).orElseThrow();
+        Reshard completing = Reshard.restore(stream, running.state(), running.layouts(), true);
+        assertThat(result(store.write(completing, read, false, "completing", Map.of()), WAIT)).isEqualTo(1);
+
+        assertThat(result(store.write(operator, read, false, "rollback", Map.of()), WAIT))
+                .as("the rollback read before the change was completing").isEqualTo(0);
+        assertThat(topology()).containsEntry("state", "RESHARDING").containsEntry("step", ReshardStore.COMPLETING)
+                .containsEntry("routing_epoch", "2");
+        tickUntilStable();
+        assertThat(topology()).containsEntry("shards", "2");
+        assertThat(exists(3)).as("retired by the change that completed").isFalse();
+    }
+
     private void change(Consumer<Reshard> step) {
         Reshard machine = result(store.read(stream), WAIT).orElseThrow();
         long read = machine.epoch();
         step.accept(machine);
-        assertThat(result(store.write(machine, read, "test", Map.of()), WAIT)).isEqualTo(1);
+        assertThat(result(store.write(machine, read, false, "test", Map.of()), WAIT)).isEqualTo(1);
     }
 
     private void tick() {
