@@ -225,11 +225,15 @@ final class ShardMachine {
         return s;
     }
 
-    /** The read behind a wake-up read landed for {@code s} with {@code outcome} (null: unknown). */
+    /**
+     * The read behind a wake-up read landed for {@code s} with {@code outcome} (null: unknown). The wake-up loop lands
+     * each claim once; a landing for a shard not claimed (a broken invariant there) is taken as out of turn.
+     */
     List<ShardAction> behindLanded(OwnedShard s, ReadBehind.Outcome outcome) {
+        boolean claimed = s.behindInFlight;
         s.behindInFlight = false;
         if (s.phase().active()) {
-            outcomes.behindLanded(s, outcome);
+            outcomes.behindLanded(s, outcome, claimed);
         }
         return done();
     }

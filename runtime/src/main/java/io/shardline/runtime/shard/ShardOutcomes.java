@@ -360,17 +360,27 @@ final class ShardOutcomes {
 
     /**
      * The read behind a wake-up read landed ({@link ReadBehind}): records read become the shard's batch, handled before
-     * the acknowledgement it holds (which then goes with theirs); an unknown outcome makes a reading shard replay its
-     * pending entries first; nothing new leaves an idle shard idle; anything else (a refusal, a cutover) wakes the
-     * shard to read by itself, where it meets the same answer.
+     * the acknowledgement it holds (which then goes with theirs), but only while they are the shard's next records in
+     * entry-id order: it was {@code claimed} for that read, still reads new entries and has no batch. Records read out
+     * of that turn, or an unknown outcome, are in the member's pending list: a reading shard replays its pending
+     * entries first, a replaying one reaches them at the end of its replay (they follow every entry it delivered).
+     * Nothing new leaves an idle shard idle; anything else (a refusal, a cutover) wakes the shard to read by itself,
+     * where it meets the same answer.
      */
-    void behindLanded(OwnedShard s, ReadBehind.Outcome o) {
-        if (o == null || o.hasRecords() && s.batch != null) {
+    void behindLanded(OwnedShard s, ReadBehind.Outcome o, boolean claimed) {
+        boolean inTurn = claimed && s.phase() == ShardPhase.READING && s.batch == null;
+        if (!claimed) {
+            LOG.warn("member {} shard {}: a read behind a wake-up read landed for a shard it had not claimed; what it "
+                    + "read is replayed from the pending list", m.memberId, s.shard());
+        }
+        if (o == null || o.hasRecords() && !inTurn) {
             m.leaveIdle(s);
             if (s.phase() == ShardPhase.READING) {
                 s.cursor = "0";
-                m.phase(s, ShardPhase.REPLAYING, "the outcome of the read behind a wake-up read is unknown: its "
-                        + "entries may be in this member's pending list");
+                m.phase(s, ShardPhase.REPLAYING, o == null
+                        ? "the outcome of the read behind a wake-up read is unknown: its entries may be in this "
+                                + "member's pending list"
+                        : "records read behind a wake-up read out of turn: they are in this member's pending list");
             }
         } else if (o.hasRecords()) {
             s.keepingUp = o.page().records().size() <= ShardCommands.smallRead(settings.batchSize());

@@ -95,6 +95,32 @@ class ReadBehindMachineTest {
                 .containsExactly(new ShardAction.Handle(s, next));
     }
 
+    @Test
+    void recordsLandingWhileTheShardReplaysWaitForTheReplayInEntryIdOrder() {
+        // the interleaving a simulation driver once produced by landing one claim twice: the first landing is unknown
+        // (Redis read record 2, the reply was lost), the second brings record 3 while the shard replays
+        OwnedShard s = lingering(S);
+        m.claimReadBehind(S);
+        assertThat(m.behindLanded(s, null)).as("the held ack goes first")
+                .containsExactly(new ShardAction.Ack(s, List.of("1-0")));
+        assertThat(m.behindLanded(s, new ReadBehind.Outcome(new ShardCommands.ReadResult("3-0", records(S, 3, 1)), null)))
+                .as("record 3 is not handled before the pending record 2").isEmpty();
+        assertThat(state(s)).isEqualTo("REPLAYING/STEPPING");
+        assertThat(m.acked(s)).containsExactly(new ShardAction.Read(s, "0", false));
+        List<StreamRecord> two = records(S, 2, 1);
+        assertThat(m.readDone(s, true, new ShardCommands.ReadResult("2-0", two)))
+                .containsExactly(new ShardAction.Handle(s, two));
+    }
+
+    @Test
+    void recordsLandingForAShardNotClaimedAreReplayed() {
+        OwnedShard s = h.reading(S);
+        m.readDone(s, false, new ShardCommands.ReadResult("0-0", List.of()));
+        assertThat(m.behindLanded(s, new ReadBehind.Outcome(new ShardCommands.ReadResult("1-0", records(S, 1, 1)), null)))
+                .containsExactly(new ShardAction.Read(s, "0", false));
+        assertThat(state(s)).isEqualTo("REPLAYING/STEPPING");
+    }
+
     /** A shard that handled record 1 and holds its acknowledgement on the wake-up connections. */
     private OwnedShard lingering(ShardId shard) {
         OwnedShard s = h.reading(shard);

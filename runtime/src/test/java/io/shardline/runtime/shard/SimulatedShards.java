@@ -38,6 +38,8 @@ final class SimulatedShards {
         long lastAcked;
         /** The ownership whose read behind the wake-up read is in flight ({@link ReadBehind}), or null. */
         OwnedShard claimed;
+        /** The claimed read behind has been sent (its wake-up read returned or was interrupted): it lands once. */
+        boolean landing;
     }
 
     private final Random rnd;
@@ -413,15 +415,19 @@ final class SimulatedShards {
 
     /**
      * The read behind the wake-up read of a claimed shard runs (fenced; with faults its reply is sometimes lost after it
-     * read) and lands; until then the shard must start no call of its own ({@link #call}).
+     * read) and lands, once per claim as {@link WakeUpLoop} sends one per wake-up read: a wake-up read that returned for
+     * new entries and is then interrupted as well (the shard paused meanwhile) does not run it twice. Until it landed
+     * the shard must start no call of its own ({@link #call}).
      */
     private void landBehind(Stream st, String rewatchAfter) {
         OwnedShard s = st.claimed;
-        if (s == null) {
+        if (s == null || st.landing) {
             return;
         }
+        st.landing = true;
         later(1 + rnd.nextInt(3), () -> {
             st.claimed = null;
+            st.landing = false;
             ReadBehind.Outcome outcome;
             if (st.ownerEpoch != s.ownerEpoch()) {
                 outcome = new ReadBehind.Outcome(null, "FENCED " + s.shard() + " is owned under epoch " + st.ownerEpoch);
