@@ -151,7 +151,18 @@ public final class MemberShards {
                 vertx.cancelTimer(id);
             }
         });
-        this.wakeUps = new WakeUps(redis, context, settings.wakeUpBlockMs(), shard -> execute(machine.woken(shard)));
+        this.wakeUps = new WakeUps(redis, context, settings.wakeUpBlockMs(), shard -> execute(machine.woken(shard)),
+                new ReadBehind(settings.group(), handlerContext.memberId(), settings.batchSize(), new ReadBehind.Port() {
+                    @Override
+                    public OwnedShard claim(ShardId shard) {
+                        return machine.claimReadBehind(shard);
+                    }
+
+                    @Override
+                    public void landed(OwnedShard shard, ReadBehind.Outcome outcome) {
+                        execute(machine.behindLanded(shard, outcome));
+                    }
+                }));
     }
 
     /** The member id. */

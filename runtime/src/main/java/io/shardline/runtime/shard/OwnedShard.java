@@ -40,6 +40,11 @@ final class OwnedShard implements ShardContext {
     long readTicket = -1;
     /** A wake-up came while the shard was not idle (its linger ran out meanwhile): read again before idling. */
     boolean rereadOnEmpty;
+    /**
+     * Claimed by the read behind a wake-up read in flight ({@link ReadBehind}): that read is the shard's read in
+     * flight, so it reads nothing else until its outcome landed.
+     */
+    boolean behindInFlight;
     /** Paused by {@code pause(shard)}. */
     boolean paused;
     /** The member's lease was seen lapsed (logged once). */

@@ -303,7 +303,7 @@ public final class ShardCommands {
                 .arg(Fence.routingKey(shard));
     }
 
-    private static ReadResult parseRead(ShardId shard, Response reply) {
+    static ReadResult parseRead(ShardId shard, Response reply) {
         String cursor = reply.get(0).toString();
         if (reply.size() > 2) {
             return new ReadResult(cursor, List.of(), reply.get(2).toLong()); // waits at the cutover of that epoch

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * polling its routing hash ({@link ShardAction.PollCutover}) until the group's barrier is released.
  * See docs/architecture.md, "A record's way through the code".
  *
- * <p>Size: one concept (the member's shards, their queue and workers behind one gate) at about 575 lines; what a
+ * <p>Size: one concept (the member's shards, their queue and workers behind one gate) at about 620 lines (the read behind a wake-up read: claims and landings, {@link ReadBehind}); what a
  * call's result means lives in {@link ShardOutcomes} so that this file is the states, the events and the scheduling.
  *
  * <p>Member context only; not thread-safe, except {@link #view} (any thread).
@@ -184,6 +184,9 @@ final class ShardMachine {
             if (s.activity() == ShardActivity.LINGERING) {
                 // it stays on its wake-up connection meanwhile; a wake-up in between makes it read again
                 activity(s, ShardActivity.PARKED, "ack linger over");
+                if (s.behindInFlight) {
+                    emit(new ShardAction.Unwatch(s.shard())); // its read behind the wake-up read is awaited: land it now
+                }
                 schedule(s);
             }
         } else if (kind == ShardTimers.Kind.RETRY && s.timerId == id) {
@@ -201,14 +204,52 @@ final class ShardMachine {
         OwnedShard s = shards.get(shard);
         if (s != null && s.phase().active() && s.phase() != ShardPhase.AT_CUTOVER) {
             if (s.activity().idle()) {
-                cancelLinger(s);
-                activity(s, ShardActivity.PARKED, "woken");
-                schedule(s);
+                wake(s);
             } else {
                 s.rereadOnEmpty = true; // still on the wake-up connection after its linger ran out
             }
         }
         return done();
+    }
+
+    /**
+     * Claims {@code shard} for the read behind the next wake-up read ({@link ReadBehind}): only an idle shard reading
+     * new entries, not claimed already; null otherwise. Until {@link #behindLanded} the shard reads nothing else.
+     */
+    OwnedShard claimReadBehind(ShardId shard) {
+        OwnedShard s = shards.get(shard);
+        if (s == null || s.phase() != ShardPhase.READING || !s.activity().idle() || s.behindInFlight) {
+            return null;
+        }
+        s.behindInFlight = true;
+        return s;
+    }
+
+    /**
+     * The read behind a wake-up read landed for {@code s} with {@code outcome} (null: unknown). The wake-up loop lands
+     * each claim once; a landing for a shard not claimed (a broken invariant there) is taken as out of turn.
+     */
+    List<ShardAction> behindLanded(OwnedShard s, ReadBehind.Outcome outcome) {
+        boolean claimed = s.behindInFlight;
+        s.behindInFlight = false;
+        if (s.phase().active()) {
+            outcomes.behindLanded(s, outcome, claimed);
+        }
+        return done();
+    }
+
+    /** An idle shard stops waiting (or one that stopped waiting meanwhile is looked at again): its next step. */
+    void wake(OwnedShard s) {
+        leaveIdle(s);
+        schedule(s);
+    }
+
+    /** An idle shard stops waiting on the wake-up connections ({@link ShardActivity#PARKED}); others stay as they are. */
+    void leaveIdle(OwnedShard s) {
+        if (s.activity().idle()) {
+            cancelLinger(s);
+            activity(s, ShardActivity.PARKED, "woken");
+        }
     }
 
     // ---- results of calls (decided in ShardOutcomes) ----
@@ -306,7 +347,7 @@ final class ShardMachine {
     private void step(OwnedShard s) {
         if (!lease.valid()) {
             outcomes.leaseLapsed(s, "read or handle");
-        } else if (!s.unacked.isEmpty()) {
+        } else if (acksFirst(s)) {
             if (s.batch == null && readsOn(s)) {
                 outcomes.ackAndRead(s); // a lingering acknowledgement goes with the next read
             } else {
@@ -329,6 +370,15 @@ final class ShardMachine {
         } else {
             finish(s, Next.STOP, 0);
         }
+    }
+
+    /**
+     * Whether the acknowledgement the shard holds goes before its batch: always, except before a batch read behind a
+     * wake-up read and not yet started while the shard reads on; that batch is handled first and the held ids go with
+     * the acknowledgement of its records (one call less on a record's way).
+     */
+    private boolean acksFirst(OwnedShard s) {
+        return !s.unacked.isEmpty() && (s.batch == null || s.batch.started() || !readsOn(s));
     }
 
     /** What a shard does after its step. */
@@ -358,8 +408,8 @@ final class ShardMachine {
     // ---- scheduling ----
 
     private boolean runnable(OwnedShard s) {
-        if (closed && s.phase() != ShardPhase.RELEASING) {
-            return false;
+        if (closed && s.phase() != ShardPhase.RELEASING || s.behindInFlight) {
+            return false; // a claimed shard's read is in flight behind a wake-up read
         }
         return switch (s.phase()) {
             // a paused shard still sends the acknowledgement it holds (ack linger), then stops
@@ -381,8 +431,8 @@ final class ShardMachine {
     }
 
     /** True when the shard's next step calls the handler (see {@link #step}): only that takes a worker. */
-    private static boolean needsWorker(OwnedShard s) {
-        return s.batch != null && s.unacked.isEmpty() && !s.batch.deadLetterDue();
+    private boolean needsWorker(OwnedShard s) {
+        return s.batch != null && !acksFirst(s) && !s.batch.deadLetterDue();
     }
 
     /** Starts every queued Redis step, and as many handler steps as there are free workers, the longest waiting first. */

@@ -129,11 +129,12 @@ final class ShardOutcomes {
         if (error == null) {
             m.metrics.handled(records.size(), m.nanoClock.getAsLong() - startedNanos);
             batch.advance();
-            s.unacked = ids(records);
+            boolean held = !s.unacked.isEmpty(); // a batch read behind a wake-up read went before them
+            s.unacked = afterHeld(s.unacked, ids(records));
             if (!m.lease.valid()) {
                 leaseLapsed(s, "acknowledge " + records.size() + " handled record(s)");
             } else if (batch.finished() && m.readsOn(s)) {
-                if (lingers(s)) {
+                if (lingers(s) && !held) { // held ones go now: a shard read behind every wake-up never lingers out
                     s.batch = null;
                     s.wakeId = records.get(records.size() - 1).entryId();
                     m.finish(s, ShardMachine.Next.LINGER, 0);
@@ -209,7 +210,7 @@ final class ShardOutcomes {
                         : DeadLetterWriter.describe(batch.lastError()));
         m.metrics.deadLettered();
         batch.advance();
-        s.unacked = List.of(record.entryId());
+        s.unacked = afterHeld(s.unacked, List.of(record.entryId()));
         ack(s); // checks the lease first
     }
 
@@ -355,6 +356,50 @@ final class ShardOutcomes {
         LOG.warn("member {} shard {}: Redis call failed ({} in a row), retrying in {} ms: {}",
                 m.memberId, s.shard(), s.redisFailures, delay, error.toString());
         m.finish(s, ShardMachine.Next.WAIT, delay);
+    }
+
+    /**
+     * The read behind a wake-up read landed ({@link ReadBehind}): records read become the shard's batch, handled before
+     * the acknowledgement it holds (which then goes with theirs), but only while they are the shard's next records in
+     * entry-id order: it was {@code claimed} for that read, still reads new entries and has no batch. Records read out
+     * of that turn, or an unknown outcome, are in the member's pending list: a reading shard replays its pending
+     * entries first, a replaying one reaches them at the end of its replay (they follow every entry it delivered).
+     * Nothing new leaves an idle shard idle; anything else (a refusal, a cutover) wakes the shard to read by itself,
+     * where it meets the same answer.
+     */
+    void behindLanded(OwnedShard s, ReadBehind.Outcome o, boolean claimed) {
+        boolean inTurn = claimed && s.phase() == ShardPhase.READING && s.batch == null;
+        if (!claimed) {
+            LOG.warn("member {} shard {}: a read behind a wake-up read landed for a shard it had not claimed; what it "
+                    + "read is replayed from the pending list", m.memberId, s.shard());
+        }
+        if (o == null || o.hasRecords() && !inTurn) {
+            m.leaveIdle(s);
+            if (s.phase() == ShardPhase.READING) {
+                s.cursor = "0";
+                m.phase(s, ShardPhase.REPLAYING, o == null
+                        ? "the outcome of the read behind a wake-up read is unknown: its entries may be in this "
+                                + "member's pending list"
+                        : "records read behind a wake-up read out of turn: they are in this member's pending list");
+            }
+        } else if (o.hasRecords()) {
+            s.keepingUp = o.page().records().size() <= ShardCommands.smallRead(settings.batchSize());
+            s.batch = new BatchRun(o.page().records(), settings.maxDeliveries());
+        } else if (o == ReadBehind.Outcome.NOTHING && s.activity().idle()) {
+            return; // still idle: the next wake-up read watches it again
+        }
+        m.wake(s);
+    }
+
+    /** {@code ids} after the ids the shard still holds unacknowledged (a batch read behind a wake-up read went first). */
+    private static List<String> afterHeld(List<String> held, List<String> ids) {
+        if (held.isEmpty()) {
+            return ids;
+        }
+        List<String> all = new ArrayList<>(held.size() + ids.size());
+        all.addAll(held);
+        all.addAll(ids);
+        return all;
     }
 
     private static List<String> ids(List<StreamRecord> records) {

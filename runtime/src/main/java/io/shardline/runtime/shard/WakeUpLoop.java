@@ -32,6 +32,12 @@ import org.slf4j.LoggerFactory;
  * {@code CLIENT UNBLOCK} and issuing it again with the new set. On a connection failure every idle shard is woken
  * (its fenced read then backs off on errors by itself) and the connection is opened again.
  *
+ * <p>With a {@link ReadBehind} (standalone Redis), the blocking read goes out with the fenced read of the idle shards
+ * the member lets it claim right behind it on the same connection: those shards' records come back with the wake-up
+ * itself, one round trip sooner; the outcome of each claimed shard goes to the member ({@link ReadBehind.Port#landed}),
+ * and a claimed shard that stops waiting meanwhile (paused, released, its linger over) interrupts the read so that its
+ * outcome lands soon.
+ *
  * <p>Redis Cluster: a multi-key {@code XREAD} must name keys of one hash slot only, and every shard has a
  * slot of its own (its hash tag), so one blocking read cannot cover the member's shards. In cluster mode the
  * loop polls instead: every {@code pollMs} (at most {@value #MAX_CLUSTER_POLL_MS} ms) it sends one non-blocking
@@ -57,6 +63,10 @@ final class WakeUpLoop {
     private final Context context;
     private final long blockMs;
     private final Consumer<ShardId> onWake;
+    /** The fenced read behind the blocking read, or null (cluster mode, tests). */
+    private final ReadBehind behind;
+    /** The shards claimed by the read behind the blocking read in flight. */
+    private List<OwnedShard> claimed = List.of();
     private final Map<ShardId, String> idle = new LinkedHashMap<>();
     /**
      * Shards this loop woke that have not gone idle again, watched from the entry that woke them (standalone mode): when
@@ -83,17 +93,28 @@ final class WakeUpLoop {
     private boolean pollScheduled;
 
     WakeUpLoop(ShardRedis redis, Context context, long blockMs, Consumer<ShardId> onWake) {
-        this(redis, context, blockMs, UNBLOCK_DELAY_MS, onWake);
+        this(redis, context, blockMs, UNBLOCK_DELAY_MS, onWake, null);
+    }
+
+    /** A loop whose blocking reads carry {@code behind} (null: none). */
+    WakeUpLoop(ShardRedis redis, Context context, long blockMs, Consumer<ShardId> onWake, ReadBehind behind) {
+        this(redis, context, blockMs, UNBLOCK_DELAY_MS, onWake, behind);
     }
 
     /** As the other constructor, with the delay before a blocking read is interrupted for a shard gone idle (tests). */
     WakeUpLoop(ShardRedis redis, Context context, long blockMs, long unblockDelayMs, Consumer<ShardId> onWake) {
+        this(redis, context, blockMs, unblockDelayMs, onWake, null);
+    }
+
+    private WakeUpLoop(ShardRedis redis, Context context, long blockMs, long unblockDelayMs, Consumer<ShardId> onWake,
+                       ReadBehind behind) {
         this.unblockDelayMs = unblockDelayMs;
         this.redis = redis;
         this.context = context;
         this.blockMs = blockMs;
         this.onWake = onWake;
         this.cluster = redis.cluster();
+        this.behind = cluster ? null : behind;
         this.pollMs = Math.max(1, Math.min(blockMs, MAX_CLUSTER_POLL_MS));
     }
 
@@ -116,6 +137,19 @@ final class WakeUpLoop {
     void remove(ShardId shard) {
         idle.remove(shard);
         woke.remove(shard);
+        if (reading && claims(shard)) {
+            unwatched = true; // its outcome is awaited: have the read return now
+            interruptSoon();
+        }
+    }
+
+    private boolean claims(ShardId shard) {
+        for (OwnedShard s : claimed) {
+            if (s.shard().equals(shard)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Closes the connection; no more wake-ups. */
@@ -152,17 +186,71 @@ final class WakeUpLoop {
         unblockSent = false;
         unwatched = false;
         RedisConnection c = connection;
-        onContext(c.send(req).timeout(blockMs + redis.commandTimeoutMs(), TimeUnit.MILLISECONDS), ar -> {
+        List<OwnedShard> claim = claim();
+        claimed = claim;
+        Future<List<Response>> sent = claim.isEmpty() ? c.send(req).map(r -> java.util.Collections.singletonList(r))
+                : c.batch(List.of(req, behind.request(claim, claim.stream().map(s -> idle.get(s.shard())).toList())));
+        onContext(sent.timeout(blockMs + redis.commandTimeoutMs(), TimeUnit.MILLISECONDS), ar -> {
             reading = false;
             watched = Set.of();
+            claimed = List.of();
             if (ar.failed()) {
+                claim.forEach(s -> behind.port().landed(s, null)); // it may have read: outcome unknown
                 failed(c, ar.cause());
                 return;
             }
             failures = 0;
-            woken(ar.result());
+            Set<ShardId> decided = Set.of();
+            if (!claim.isEmpty()) {
+                List<ReadBehind.Outcome> outcomes;
+                try {
+                    outcomes = ReadBehind.parse(claim, ar.result().get(1));
+                } catch (RuntimeException e) { // a reply of another shape: as lost (the shards replay what it read)
+                    LOG.warn("Unexpected reply of the read behind a wake-up read: {}", e.toString());
+                    outcomes = java.util.Collections.nCopies(claim.size(), null);
+                }
+                landed(claim, outcomes);
+                decided = claim.stream().map(OwnedShard::shard).collect(java.util.stream.Collectors.toSet());
+            }
+            woken(ar.result().get(0), decided);
             kick();
         });
+    }
+
+    /** Claims the idle shards that went idle last for the read behind, at most {@link ReadBehind#MAX_SHARDS}. */
+    private List<OwnedShard> claim() {
+        if (behind == null) {
+            return List.of();
+        }
+        List<OwnedShard> claim = new ArrayList<>();
+        int skip = idle.size() - ReadBehind.MAX_SHARDS;
+        for (ShardId shard : idle.keySet()) {
+            if (skip-- > 0) {
+                continue;
+            }
+            OwnedShard s = behind.port().claim(shard);
+            if (s != null) {
+                claim.add(s);
+            }
+        }
+        return claim;
+    }
+
+    /**
+     * The read behind landed: a shard it read records for (or could not read) stops waiting here and is watched from
+     * the last entry read, as a shard this loop woke; a shard with nothing new stays idle.
+     */
+    private void landed(List<OwnedShard> claim, List<ReadBehind.Outcome> outcomes) {
+        for (int i = 0; i < claim.size(); i++) {
+            OwnedShard s = claim.get(i);
+            ReadBehind.Outcome o = outcomes.get(i);
+            if (o != ReadBehind.Outcome.NOTHING && idle.remove(s.shard()) != null && o != null && o.hasRecords()) {
+                woke.put(s.shard(), o.page().cursor());
+            }
+        }
+        for (int i = 0; i < claim.size(); i++) {
+            behind.port().landed(claim.get(i), outcomes.get(i));
+        }
     }
 
     // ---- cluster mode: polling per hash slot ----
@@ -212,23 +300,31 @@ final class WakeUpLoop {
     }
 
     private void woken(Response reply) {
+        woken(reply, Set.of());
+    }
+
+    /** The wake-up read's {@code reply}; the shards in {@code decided} were read behind it and are left as they are. */
+    private void woken(Response reply, Set<ShardId> decided) {
         if (reply == null) {
             return; // timed out or unblocked
         }
         if (reply.isMap()) {
             for (String key : reply.getKeys()) {
-                woken(key, reply.get(key));
+                woken(key, reply.get(key), decided);
             }
         } else {
             for (Response stream : reply) {
-                woken(stream.get(0).toString(), stream.get(1));
+                woken(stream.get(0).toString(), stream.get(1), decided);
             }
         }
     }
 
     /** {@code entries}: what the read returned for the stream {@code key} (one entry, COUNT 1). */
-    private void woken(String key, Response entries) {
+    private void woken(String key, Response entries, Set<ShardId> decided) {
         ShardId shard = ShardId.fromKey(key);
+        if (decided.contains(shard)) {
+            return;
+        }
         if (idle.remove(shard) != null) {
             if (!cluster && entries != null && entries.size() > 0) {
                 woke.put(shard, entries.get(0).get(0).toString());

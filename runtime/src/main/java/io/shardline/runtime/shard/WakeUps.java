@@ -24,9 +24,14 @@ final class WakeUps {
     private final List<WakeUpLoop> loops = new ArrayList<>();
 
     WakeUps(ShardRedis redis, Context context, long blockMs, Consumer<ShardId> onWake) {
+        this(redis, context, blockMs, onWake, null);
+    }
+
+    /** Wake-up connections whose blocking reads carry {@code behind} ({@link ReadBehind}; null: none). */
+    WakeUps(ShardRedis redis, Context context, long blockMs, Consumer<ShardId> onWake, ReadBehind behind) {
         int n = redis.cluster() ? 1 : CONNECTIONS;
         for (int i = 0; i < n; i++) {
-            loops.add(new WakeUpLoop(redis, context, blockMs, onWake));
+            loops.add(new WakeUpLoop(redis, context, blockMs, onWake, behind));
         }
     }
 

@@ -176,6 +176,32 @@ local function shard_ack_read(keys, a)
   return read_new(keys, a[1], a[2], a[5])
 end
 
+-- The read behind a member's wake-up read (docs/architecture.md, "A record's way"): sent on the wake-up connection
+-- right behind its blocking XREAD, so Redis runs it the moment that read returns, without a round trip in between.
+-- KEYS: shard, owner key, routing hash of each shard (3 per shard). ARGV: group member count, then epoch and
+-- wake-up id of each shard. For each shard with an entry after its wake-up id: a fenced read of new entries, as
+-- shard_read with '>' (owner check, read rule). Reply, one element per shard: 0 (nothing after the wake-up id), the
+-- read's reply ({cursor, entries[, waiting epoch]}), or {'E', error} (refused or failed: nothing read for it).
+local function shard_read_woken(keys, a)
+  local out = {}
+  for i = 1, #keys / 3 do
+    local k = {keys[3 * i - 2], keys[3 * i - 1], keys[3 * i]}
+    local new = redis.call('XREAD', 'COUNT', 1, 'STREAMS', k[1], a[3 + 2 * i])
+    if not new then
+      out[i] = 0
+    else
+      local e = owner_check(k, a[2], a[2 + 2 * i])
+      if e then
+        out[i] = {'E', e.err}
+      else
+        local ok, r = pcall(read_new, k, a[1], a[2], a[3])
+        if ok then out[i] = r else out[i] = {'E', tostring(type(r) == 'table' and r.err or r)} end
+      end
+    end
+  end
+  return out
+end
+
 -- ARGV: group member epoch cursor count
 -- Moves up to count pending entries of any consumer (the previous owners) into this member's PEL
 -- without bumping their delivery count; purges entries deleted from the stream.
@@ -228,12 +254,13 @@ local function shard_error(keys, a)
 end
 
 local function shardline_version()
-  return '5'
+  return '6'
 end
 
 redis.register_function('shard_read', shard_read)
 redis.register_function('shard_ack', shard_ack)
 redis.register_function('shard_ack_read', shard_ack_read)
+redis.register_function('shard_read_woken', shard_read_woken)
 redis.register_function('shard_takeover', shard_takeover)
 redis.register_function('shard_set_owner', shard_set_owner)
 redis.register_function('shard_note_error', shard_note_error)

@@ -59,6 +59,20 @@ final class MachineHarness {
         return Long.parseLong(entryId.substring(0, entryId.indexOf('-')));
     }
 
+    /** A shard through takeover and an empty replay, its first read of new entries in flight. */
+    OwnedShard reading(ShardId shard) {
+        OwnedShard s = ((ShardAction.Assign) machine.acquire(shard, 1).get(0)).shard();
+        machine.assigned(s);
+        machine.takeoverDone(s, new ShardCommands.TakeoverPage("0-0", 0));
+        machine.readDone(s, true, new ShardCommands.ReadResult("", List.of()));
+        return s;
+    }
+
+    /** The shard's state as {@code PHASE/ACTIVITY}. */
+    static String state(OwnedShard s) {
+        return s.phase() + "/" + s.activity();
+    }
+
     /** Moves the clock and fires the timers due; returns the actions they caused. */
     List<ShardAction> advance(long ms) {
         List<ShardAction> out = new ArrayList<>();

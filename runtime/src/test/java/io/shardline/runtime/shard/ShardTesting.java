@@ -44,6 +44,27 @@ final class ShardTesting {
         }
     }
 
+    /** Runs {@code action} on {@code context}; completes once it ran. */
+    static Future<Void> on(io.vertx.core.Context context, Runnable action) {
+        io.vertx.core.Promise<Void> done = io.vertx.core.Promise.promise();
+        context.runOnContext(v -> {
+            action.run();
+            done.complete();
+        });
+        return done.future();
+    }
+
+    /** The clients blocked on the server now ({@code INFO clients}). */
+    static long blockedClients(ShardRedis redis) {
+        String info = await(redis.send(Request.cmd(Command.INFO).arg("clients"))).toString();
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith("blocked_clients:")) {
+                return Long.parseLong(line.substring("blocked_clients:".length()).trim());
+            }
+        }
+        throw new AssertionError("no blocked_clients in INFO clients: " + info);
+    }
+
     /** Appends {@code n} entries {@code n=<i>} to the shard; returns their ids. */
     static List<String> add(ShardRedis redis, ShardId shard, int n) {
         List<String> ids = new ArrayList<>();

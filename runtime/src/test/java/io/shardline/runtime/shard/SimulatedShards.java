@@ -36,6 +36,10 @@ final class SimulatedShards {
         long ownerEpoch;
         String watchedAfter;
         long lastAcked;
+        /** The ownership whose read behind the wake-up read is in flight ({@link ReadBehind}), or null. */
+        OwnedShard claimed;
+        /** The claimed read behind has been sent (its wake-up read returned or was interrupted): it lands once. */
+        boolean landing;
     }
 
     private final Random rnd;
@@ -267,10 +271,16 @@ final class SimulatedShards {
         } else if (action instanceof ShardAction.EnsureGroup a) {
             call(a.shard(), 1, () -> m.groupEnsured(a.shard(), null));
         } else if (action instanceof ShardAction.Watch a) {
-            streams.get(a.shard()).watchedAfter = a.afterId();
+            Stream st = streams.get(a.shard());
+            st.watchedAfter = a.afterId();
+            if (st.claimed == null && rnd.nextBoolean()) { // the wake-up read goes out with a read behind it
+                st.claimed = m.claimReadBehind(a.shard());
+            }
             maybeWake(a.shard());
         } else if (action instanceof ShardAction.Unwatch a) {
-            streams.get(a.shard()).watchedAfter = null;
+            Stream st = streams.get(a.shard());
+            st.watchedAfter = null;
+            landBehind(st, null); // the wake-up read is interrupted: its read behind runs (and may read) and lands
         } else if (action instanceof ShardAction.Revoke a) {
             later(1 + rnd.nextInt(5), () -> acquire(a.shard().shard()));
         } else if (action instanceof ShardAction.Failed a) {
@@ -281,6 +291,8 @@ final class SimulatedShards {
     /** Starts a call of {@code s} that returns after {@code delay}: at most one call in flight per shard. */
     private void call(OwnedShard s, long delay, Supplier<List<ShardAction>> result) {
         assertThat(inFlight.getOrDefault(s, 0)).as("calls in flight of " + s).isZero();
+        assertThat(streams.get(s.shard()).claimed).as("a call of " + s + " while its read behind a wake-up read is in flight")
+                .isNotSameAs(s);
         inFlight.put(s, 1);
         later(delay, () -> {
             inFlight.put(s, 0);
@@ -391,9 +403,47 @@ final class SimulatedShards {
         Stream st = streams.get(shard);
         if (st.watchedAfter != null && !st.entries.isEmpty()
                 && number(st.entries.get(st.entries.size() - 1).entryId()) > number(st.watchedAfter)) {
+            String after = st.watchedAfter;
             st.watchedAfter = null;
-            later(1 + rnd.nextInt(3), () -> execute(m.woken(shard)));
+            if (st.claimed != null) {
+                landBehind(st, after);
+            } else {
+                later(1 + rnd.nextInt(3), () -> execute(m.woken(shard)));
+            }
         }
+    }
+
+    /**
+     * The read behind the wake-up read of a claimed shard runs (fenced; with faults its reply is sometimes lost after it
+     * read) and lands, once per claim as {@link WakeUpLoop} sends one per wake-up read: a wake-up read that returned for
+     * new entries and is then interrupted as well (the shard paused meanwhile) does not run it twice. Until it landed
+     * the shard must start no call of its own ({@link #call}).
+     */
+    private void landBehind(Stream st, String rewatchAfter) {
+        OwnedShard s = st.claimed;
+        if (s == null || st.landing) {
+            return;
+        }
+        st.landing = true;
+        later(1 + rnd.nextInt(3), () -> {
+            st.claimed = null;
+            st.landing = false;
+            ReadBehind.Outcome outcome;
+            if (st.ownerEpoch != s.ownerEpoch()) {
+                outcome = new ReadBehind.Outcome(null, "FENCED " + s.shard() + " is owned under epoch " + st.ownerEpoch);
+            } else {
+                ShardCommands.ReadResult page = readNew(s);
+                outcome = page.records().isEmpty() && !page.waiting() ? ReadBehind.Outcome.NOTHING
+                        : new ReadBehind.Outcome(page, null);
+                if (faults && rnd.nextInt(10) == 0) {
+                    outcome = null; // read, reply lost
+                }
+            }
+            if (outcome == ReadBehind.Outcome.NOTHING && rewatchAfter != null && st.watchedAfter == null) {
+                st.watchedAfter = rewatchAfter; // still idle: the next wake-up read watches it again
+            }
+            execute(m.behindLanded(s, outcome));
+        });
     }
 
     private void later(long delayMs, Runnable run) {

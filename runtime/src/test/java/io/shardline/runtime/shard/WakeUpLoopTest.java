@@ -2,6 +2,8 @@ package io.shardline.runtime.shard;
 
 import static io.shardline.runtime.shard.ShardTesting.add;
 import static io.shardline.runtime.shard.ShardTesting.await;
+import static io.shardline.runtime.shard.ShardTesting.blockedClients;
+import static io.shardline.runtime.shard.ShardTesting.on;
 import static io.shardline.runtime.shard.ShardTesting.waitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,8 +11,6 @@ import io.shardline.api.handler.ShardId;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.Context;
-import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -64,7 +64,7 @@ class WakeUpLoopTest {
         WakeUpLoop loop = new WakeUpLoop(redis, context, BLOCK_MS, SLOW_UNBLOCK_DELAY_MS, woken::add);
 
         await(on(context, () -> loop.add(a, topA)));
-        waitUntil("the read blocks on shard 0", 10_000, () -> blockedClients() == 1);
+        waitUntil("the read blocks on shard 0", 10_000, () -> blockedClients(redis) == 1);
         long start = System.nanoTime();
         await(on(context, () -> loop.add(x, topX))); // the interrupt timer starts, for the read in flight
         add(redis, a, 1); // the read returns by itself and is issued again, now with shard 1
@@ -93,7 +93,7 @@ class WakeUpLoopTest {
         List<ShardId> woken = t.woken;
         String next = add(redis, a, 1).get(0);
         waitUntil("shard 0 woken", 10_000, () -> woken.contains(a));
-        waitUntil("the read blocks again", 10_000, () -> blockedClients() == 1);
+        waitUntil("the read blocks again", 10_000, () -> blockedClients(redis) == 1);
         await(on(context, () -> loop.add(a, next))); // shard 0 read its entry and is idle again
         add(redis, a, 1);
         waitUntil("shard 0 woken again, long before any interrupt", 10_000, () -> woken.size() == 2);
@@ -117,12 +117,12 @@ class WakeUpLoopTest {
         add(redis, a, 1);
         waitUntil("shard 0 woken", 10_000, () -> woken.contains(a));
         String last = add(redis, a, 3).get(2); // while shard 0 "reads": the read returns for it, which is not a wake-up
-        waitUntil("the read blocks again", 10_000, () -> blockedClients() == 1);
+        waitUntil("the read blocks again", 10_000, () -> blockedClients(redis) == 1);
         assertThat(woken).containsExactly(a);
         long unblocksBefore = unblocks();
         await(on(context, () -> loop.add(a, last))); // idle after reading all four: not watched, so interrupted
         waitUntil("the read was interrupted and blocks on both again", 10_000,
-                () -> unblocks() == unblocksBefore + 1 && blockedClients() == 1);
+                () -> unblocks() == unblocksBefore + 1 && blockedClients(redis) == 1);
         add(redis, b, 1);
         waitUntil("shard 1 woken", 10_000, () -> woken.contains(b));
         assertThat(woken).containsExactly(a, b);
@@ -140,11 +140,11 @@ class WakeUpLoopTest {
         add(redis, a, 1);
         waitUntil("shard 0 woken", 10_000, () -> t.woken.contains(a));
         String last = add(redis, a, 3).get(2); // while shard 0 "reads": the read returns for it and stops watching it
-        waitUntil("the read blocks again", 10_000, () -> blockedClients() == 1);
+        waitUntil("the read blocks again", 10_000, () -> blockedClients(redis) == 1);
         long unblocksBefore = unblocks();
         await(on(t.context, () -> t.loop.add(a, last)));
         waitUntil("the read was interrupted at once and blocks on both again", 10_000,
-                () -> unblocks() == unblocksBefore + 1 && blockedClients() == 1);
+                () -> unblocks() == unblocksBefore + 1 && blockedClients(redis) == 1);
         add(redis, a, 1);
         waitUntil("shard 0 woken again", 10_000, () -> t.woken.size() == 2);
         assertThat(t.woken).containsExactly(a, a);
@@ -167,18 +167,8 @@ class WakeUpLoopTest {
                 loop.add(a, topA);
                 loop.add(b, topB);
             }));
-            waitUntil("the read blocks", 10_000, () -> blockedClients() == 1);
+            waitUntil("the read blocks", 10_000, () -> blockedClients(redis) == 1);
         }
-    }
-
-    /** Runs {@code action} on {@code context}; completes once it ran. */
-    private static Future<Void> on(Context context, Runnable action) {
-        Promise<Void> done = Promise.promise();
-        context.runOnContext(v -> {
-            action.run();
-            done.complete();
-        });
-        return done.future();
     }
 
     /** {@code CLIENT UNBLOCK} calls the server has seen since it started. */
@@ -190,15 +180,5 @@ class WakeUpLoopTest {
             }
         }
         return 0;
-    }
-
-    private long blockedClients() {
-        String info = await(redis.send(Request.cmd(Command.INFO).arg("clients"))).toString();
-        for (String line : info.split("\r?\n")) {
-            if (line.startsWith("blocked_clients:")) {
-                return Long.parseLong(line.substring("blocked_clients:".length()).trim());
-            }
-        }
-        throw new AssertionError("no blocked_clients in INFO clients: " + info);
     }
 }
