@@ -122,7 +122,8 @@ class StickyParityTest {
     }
 
     private static void check(AssignmentProblem p, Stats stats) {
-        GroupAssignment sticky = new StickyAssignor().assign(p.group(), p.shards());
+        StickyAnswers ours = StickyAnswers.of(p.seed(), p.group(), p.shards());
+        GroupAssignment sticky = ours.sticky();
         AssignmentChecks.assertValid(p, sticky);
         StickyDifferentialTest.KafkaAnswers k = StickyDifferentialTest.KafkaAnswers.of(p);
         if (k == null) {
@@ -135,7 +136,7 @@ class StickyParityTest {
         compare(p, "sticky", sticky, kafkaSticky, AssignmentChecks.moves(p.group(), sticky),
                 AssignmentChecks.moves(p.group(), kafkaSticky), stats);
 
-        GroupAssignment first = new CooperativeStickyAssignor().assign(p.group(), p.shards());
+        GroupAssignment first = ours.cooperative();
         AssignmentChecks.assertValidAllowingUnassigned(p, first);
         List<String> firstWorse = new ArrayList<>();
         FirstRoundParity.Verdict verdict = FirstRoundParity.judge(p.group(), p.shards(), first, kafkaCooperative,
