@@ -7,7 +7,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Copies a directory tree: what a run leaves to look at later (Redis's data into the run, a failed run out of a test). */
+/** Copies a directory tree: what a run leaves to look at later (Redis's data into the run, a failed test's run). */
 final class DirectoryCopy {
 
     private DirectoryCopy() {

@@ -18,6 +18,21 @@ record StickyAnswers(GroupAssignment sticky, GroupAssignment cooperative) {
 
     /** Seeds divisible by this are answered through the public entry points too. */
     static final int CROSS_CHECK_EVERY = 50;
+    /** Seeds divisible by this build their histories with the whole sticky computation. */
+    static final int FULL_HISTORY_EVERY = 4;
+
+    /**
+     * An answer for an earlier round of a group's history ({@code RandomRounds}): ours, {@code cooperative-sticky} or
+     * {@code sticky}, with the sticky computation's last pass ({@link FirstRoundCounts}) only for every
+     * {@value #FULL_HISTORY_EVERY}th seed, a fixed sample. Without the pass a round is as balanced and moves as few
+     * shards; the pass is most of a history's time, and the problem the history leads to is answered in full.
+     */
+    static GroupAssignment historyRound(long seed, GroupSpec group, ShardDescriber shards, boolean cooperative) {
+        StickyInput in = StickyInput.of(group, shards);
+        int[] assignee = StickyAssignor.assign(in, Math.floorMod(seed, FULL_HISTORY_EVERY) == 0);
+        return cooperative ? CooperativeStickyAssignor.fromSticky(in, assignee)
+                : StickyResult.toGroupAssignment(in, assignee);
+    }
 
     /** Both answers to the problem of {@code seed}. */
     static StickyAnswers of(long seed, GroupSpec group, ShardDescriber shards) {

@@ -68,20 +68,24 @@ class StickyParityTest {
 
     /**
      * Earlier rounds applied our {@code sticky} or {@code cooperative-sticky} answers: for medium groups, whose
-     * histories Kafka's general path can take many minutes to compute on some seeds.
+     * histories Kafka's general path can take many minutes to compute on some seeds. Ours as
+     * {@link StickyAnswers#historyRound} gives them (the last pass on a fixed sample of seeds).
      */
     private static java.util.function.BiFunction<GroupSpec, io.shardline.api.assignor.ShardDescriber, GroupAssignment>
             oursOnlyRoundAssignor(long seed) {
-        return Math.floorMod(seed, 2) == 0 ? (g, s) -> new CooperativeStickyAssignor().assign(g, s)
-                : (g, s) -> new StickyAssignor().assign(g, s);
+        boolean cooperative = Math.floorMod(seed, 2) == 0;
+        return (g, s) -> StickyAnswers.historyRound(seed, g, s, cooperative);
     }
 
-    /** Earlier rounds applied ours or Kafka's answers, so that both assignors' states are compared from. */
+    /**
+     * Earlier rounds applied ours ({@link StickyAnswers#historyRound}) or Kafka's answers, so that both assignors'
+     * states are compared from.
+     */
     private static java.util.function.BiFunction<GroupSpec, io.shardline.api.assignor.ShardDescriber, GroupAssignment>
             roundAssignor(long seed) {
         return switch ((int) Math.floorMod(seed, 3)) {
-            case 0 -> (g, s) -> new CooperativeStickyAssignor().assign(g, s);
-            case 1 -> (g, s) -> new StickyAssignor().assign(g, s);
+            case 0 -> (g, s) -> StickyAnswers.historyRound(seed, g, s, true);
+            case 1 -> (g, s) -> StickyAnswers.historyRound(seed, g, s, false);
             default -> (g, s) -> {
                 try {
                     return KafkaOracle.run(new org.apache.kafka.clients.consumer.StickyAssignor(), g, s);
