@@ -73,7 +73,7 @@ public final class MemberVerticle extends VerticleBase {
     private String suspect;
     /** When this member suspected {@link #suspect} (its clock). */
     private long suspectedAtMs;
-    /** NOT_COORDINATOR answers in a row that named the suspect as the coordinator without saying how long it was silent. */
+    /** NOT_COORDINATOR answers in a row that named the suspect without saying how long it was silent. */
     private int suspectNamed;
     private long inFlightSentAtMs;
     /** The view's leader at the last step, to notice a leader change. */
@@ -338,11 +338,15 @@ public final class MemberVerticle extends VerticleBase {
      * going back to the dead leader meanwhile cost a failed request and a backoff, which a lease of
      * {@code session - 2 x heartbeat} after the last answer could not afford: docs/reliability.md, "Members follow the
      * coordinator at once"). A suspect that wrote since then is alive and only left this member's request unanswered:
-     * the member goes back to it at once. Without the figure it goes back after three such answers.
+     * the member goes back to it at once; so it does three intervals after suspecting it whatever the answers say (the
+     * worker asked may have lost Redis, its last read growing stale), and after three answers without the figure.
      */
     private void followHint(long now, String asked, String hint, long hintSilentMs) {
         if (hint != null && hint.equals(suspect)) {
-            boolean silent = hintSilentMs >= 0 ? hintSilentMs >= now - suspectedAtMs : ++suspectNamed < 3;
+            long suspectedForMs = now - suspectedAtMs;
+            long giveUpMs = 3L * membership.config().initialHeartbeatIntervalMs();
+            boolean silent = hintSilentMs >= 0 ? hintSilentMs >= suspectedForMs && suspectedForMs < giveUpMs
+                    : ++suspectNamed < 3;
             if (silent) {
                 membership.expediteHeartbeat(now + retryMs);
                 return;
