@@ -93,6 +93,8 @@ public final class ChaosRun {
             producer.close();
             fleet.killAll();
             redis.stop();
+            keepRedisData(redis, dir.resolve("redis"));
+            redis.close();
             Runtime.getRuntime().removeShutdownHook(reaper);
         }
         faults.sort(Comparator.comparingLong(FaultEvent::startMs)); // a change is recorded when it completed
@@ -100,6 +102,18 @@ public final class ChaosRun {
                 List.of(), faults, shards, deadLettered, settings.inFlightPerWorker(), settings.sessionTimeoutMs(),
                 settings.keys(), shardsAtEnd));
         return checkAndReport(dir, out);
+    }
+
+    /**
+     * Copies the stopped server's data (its append-only files: the group log, the audit stream, every fenced call;
+     * and {@code redis.log}) into the run directory, so that it stays with the run's other evidence.
+     */
+    private void keepRedisData(RedisServer redis, Path to) {
+        try {
+            DirectoryCopy.copy(redis.dir(), to);
+        } catch (IOException e) {
+            out.println("chaos: warning: could not keep Redis's data of this run: " + e.getMessage());
+        }
     }
 
     /** Why fault injection stopped before the duration was over, if it did (the run was still checked). */

@@ -8,14 +8,19 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Short chaos runs: real worker processes from the packaged distribution, a real redis-server with AOF,
  * faults from a fixed seed; each fails on any violation the checker finds. Needs {@code dist/target/shardline-*}
- * (the chaos module builds after {@code dist}). Each takes 2-4 minutes with worker start-up, drain and check.
+ * (the chaos module builds after {@code dist}). Each takes 2-4 minutes with worker start-up, drain and check. A failed
+ * run (an invalid check, an aborted fault injection, an exception) is kept in
+ * {@code target/chaos-failures/<test>-<seed>/} ({@link FailedRunEvidence}), which its assertion messages name.
  */
 class ChaosRunTest {
 
@@ -24,7 +29,18 @@ class ChaosRunTest {
     @TempDir
     Path workDir;
 
+    @RegisterExtension
+    final FailedRunEvidence evidence = new FailedRunEvidence();
+
     private CheckReport lastReport;
+    private String testName;
+    /** Where this test's run is kept if it fails. */
+    private Path kept;
+
+    @BeforeEach
+    void name(TestInfo info) {
+        testName = info.getTestMethod().orElseThrow().getName();
+    }
 
     /** Every run starts and restarts worker JVMs: they map the distribution's classes instead of loading them. */
     @BeforeAll
@@ -57,7 +73,7 @@ class ChaosRunTest {
         assertValid(run(4, 20_000, EnumSet.of(FaultKind.PAUSE_WORKER, FaultKind.PAUSE_LEADER)));
         // Which paused worker owned shards depends on the assignment at the time; at least one pause must move some.
         assertThat(lastReport.timing("failover.PAUSE_WORKER").count() + lastReport.timing("failover.PAUSE_LEADER").count())
-                .as("shards failed over after the pauses").isPositive();
+                .as("shards failed over after the pauses; " + where()).isPositive();
     }
 
     /**
@@ -72,11 +88,11 @@ class ChaosRunTest {
     @Tag("integration")
     void reshardsAndRollbacksUnderKillsKeepEveryKeysOrder() throws Exception {
         assertValid(run(19, 40_000, EnumSet.of(FaultKind.KILL_WORKER), 2));
-        assertThat(lastReport.count("key.order.violations")).isZero();
-        assertThat(lastReport.count("retired.shards.entries")).isZero();
-        assertThat(faultKinds()).as("the changes ran, the first one with a kill right after its start")
+        assertThat(lastReport.count("key.order.violations")).as(where()).isZero();
+        assertThat(lastReport.count("retired.shards.entries")).as(where()).isZero();
+        assertThat(faultKinds()).as("the changes ran, the first one with a kill right after its start; " + where())
                 .contains(FaultKind.RESHARD, FaultKind.KILL_WORKER);
-        assertThat(faultKinds().stream().filter(FaultKind::reshard).count()).isEqualTo(2);
+        assertThat(faultKinds().stream().filter(FaultKind::reshard).count()).as(where()).isEqualTo(2);
     }
 
     private List<FaultKind> faultKinds() throws Exception {
@@ -94,15 +110,26 @@ class ChaosRunTest {
     private ChaosRun run(long seed, long durationMs, Set<FaultKind> faults, int reshards) throws Exception {
         ChaosSettings settings = new ChaosSettings(seed, durationMs, 3, 32, 150, faults, 3_000, 500, 4, 10, 1,
                 ChaosRunner.findDistribution(), workDir, WORKER_JAVA_OPTS, 0, 0, reshards == 0 ? 0 : 1_000, reshards);
+        kept = evidence.track(workDir, testName, seed);
         ChaosRun run = new ChaosRun(settings, System.out);
-        CheckReport report = run.run();
+        CheckReport report;
+        try {
+            report = run.run();
+        } catch (Exception e) {
+            throw new AssertionError("the chaos run failed before its check (" + e.getMessage() + "); " + where(), e);
+        }
         lastReport = report;
-        assertThat(report.violations()).as(report.render()).isEmpty();
-        assertThat(report.count("produced")).isPositive();
+        assertThat(report.violations()).as(report.render() + where()).isEmpty();
+        assertThat(report.count("produced")).as("records produced; " + where()).isPositive();
         return run;
     }
 
-    private static void assertValid(ChaosRun run) {
-        assertThat(run.aborted()).as("fault injection stopped early").isEmpty();
+    private void assertValid(ChaosRun run) {
+        assertThat(run.aborted()).as("fault injection stopped early; " + where()).isEmpty();
+    }
+
+    /** Where the failed run's worker logs and report are kept. */
+    private String where() {
+        return "worker logs, histories, Redis data and report.txt kept in " + kept;
     }
 }

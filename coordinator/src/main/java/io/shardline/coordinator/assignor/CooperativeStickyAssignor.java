@@ -29,9 +29,16 @@ public final class CooperativeStickyAssignor implements Assignor {
     @Override
     public GroupAssignment assign(GroupSpec group, ShardDescriber shards) {
         StickyInput in = StickyInput.of(group, shards);
-        int[] assignee = StickyAssignor.assign(in);
-        withholdTransfers(in, assignee);
-        return StickyResult.toGroupAssignment(in, assignee);
+        return fromSticky(in, StickyAssignor.assign(in));
+    }
+
+    /**
+     * The answer to {@code in} given its {@code sticky} assignment ({@link StickyAssignor#assign(StickyInput)}, which
+     * is changed): so that a caller that needs both answers to one input computes the sticky one once.
+     */
+    static GroupAssignment fromSticky(StickyInput in, int[] sticky) {
+        withholdTransfers(in, sticky);
+        return StickyResult.toGroupAssignment(in, sticky);
     }
 
     /** Removes shards whose previous live owner is another member; returns how many were withheld. */

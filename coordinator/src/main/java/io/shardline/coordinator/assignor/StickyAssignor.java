@@ -47,6 +47,15 @@ public final class StickyAssignor implements Assignor {
 
     /** The sticky assignment in array form: member index per global shard, -1 for unread shards. */
     static int[] assign(StickyInput in) {
+        return assign(in, true);
+    }
+
+    /**
+     * {@link #assign(StickyInput)}, with its last pass ({@link FirstRoundCounts}) only when {@code firstRoundPass}:
+     * without it the answer is as balanced and moves as few shards (the pass only chooses among such answers), which
+     * is all that tests building earlier rounds of a group's history need.
+     */
+    static int[] assign(StickyInput in, boolean firstRoundPass) {
         if (in.memberCount() == 0 || in.shardCount() == 0) {
             int[] none = new int[in.shardCount()];
             java.util.Arrays.fill(none, -1);
@@ -60,7 +69,9 @@ public final class StickyAssignor implements Assignor {
                 : new GeneralAssignmentBuilder(in).build();
         WithheldSpread.apply(in, assignee);
         WithheldStreams.apply(in, assignee);
-        FirstRoundCounts.apply(in, assignee);
+        if (firstRoundPass) {
+            FirstRoundCounts.apply(in, assignee);
+        }
         return assignee;
     }
 }

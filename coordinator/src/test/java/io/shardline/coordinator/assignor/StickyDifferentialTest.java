@@ -81,8 +81,9 @@ class StickyDifferentialTest {
     }
 
     private static void check(AssignmentProblem p, Stats stats) {
-        GroupAssignment sticky = new StickyAssignor().assign(p.group(), p.shards());
-        GroupAssignment cooperative = new CooperativeStickyAssignor().assign(p.group(), p.shards());
+        StickyAnswers answers = StickyAnswers.of(p.seed(), p.group(), p.shards());
+        GroupAssignment sticky = answers.sticky();
+        GroupAssignment cooperative = answers.cooperative();
         AssignmentChecks.assertValid(p, sticky);
         AssignmentChecks.assertValidAllowingUnassigned(p, cooperative);
         assertThat(AssignmentChecks.maxSpreadAmongIdenticalSubscriptions(p.group(), sticky))

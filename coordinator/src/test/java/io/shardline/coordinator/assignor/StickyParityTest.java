@@ -68,20 +68,24 @@ class StickyParityTest {
 
     /**
      * Earlier rounds applied our {@code sticky} or {@code cooperative-sticky} answers: for medium groups, whose
-     * histories Kafka's general path can take many minutes to compute on some seeds.
+     * histories Kafka's general path can take many minutes to compute on some seeds. Ours as
+     * {@link StickyAnswers#historyRound} gives them (the last pass on a fixed sample of seeds).
      */
     private static java.util.function.BiFunction<GroupSpec, io.shardline.api.assignor.ShardDescriber, GroupAssignment>
             oursOnlyRoundAssignor(long seed) {
-        return Math.floorMod(seed, 2) == 0 ? (g, s) -> new CooperativeStickyAssignor().assign(g, s)
-                : (g, s) -> new StickyAssignor().assign(g, s);
+        boolean cooperative = Math.floorMod(seed, 2) == 0;
+        return (g, s) -> StickyAnswers.historyRound(seed, g, s, cooperative);
     }
 
-    /** Earlier rounds applied ours or Kafka's answers, so that both assignors' states are compared from. */
+    /**
+     * Earlier rounds applied ours ({@link StickyAnswers#historyRound}) or Kafka's answers, so that both assignors'
+     * states are compared from.
+     */
     private static java.util.function.BiFunction<GroupSpec, io.shardline.api.assignor.ShardDescriber, GroupAssignment>
             roundAssignor(long seed) {
         return switch ((int) Math.floorMod(seed, 3)) {
-            case 0 -> (g, s) -> new CooperativeStickyAssignor().assign(g, s);
-            case 1 -> (g, s) -> new StickyAssignor().assign(g, s);
+            case 0 -> (g, s) -> StickyAnswers.historyRound(seed, g, s, true);
+            case 1 -> (g, s) -> StickyAnswers.historyRound(seed, g, s, false);
             default -> (g, s) -> {
                 try {
                     return KafkaOracle.run(new org.apache.kafka.clients.consumer.StickyAssignor(), g, s);
@@ -122,7 +126,8 @@ class StickyParityTest {
     }
 
     private static void check(AssignmentProblem p, Stats stats) {
-        GroupAssignment sticky = new StickyAssignor().assign(p.group(), p.shards());
+        StickyAnswers ours = StickyAnswers.of(p.seed(), p.group(), p.shards());
+        GroupAssignment sticky = ours.sticky();
         AssignmentChecks.assertValid(p, sticky);
         StickyDifferentialTest.KafkaAnswers k = StickyDifferentialTest.KafkaAnswers.of(p);
         if (k == null) {
@@ -135,7 +140,7 @@ class StickyParityTest {
         compare(p, "sticky", sticky, kafkaSticky, AssignmentChecks.moves(p.group(), sticky),
                 AssignmentChecks.moves(p.group(), kafkaSticky), stats);
 
-        GroupAssignment first = new CooperativeStickyAssignor().assign(p.group(), p.shards());
+        GroupAssignment first = ours.cooperative();
         AssignmentChecks.assertValidAllowingUnassigned(p, first);
         List<String> firstWorse = new ArrayList<>();
         FirstRoundParity.Verdict verdict = FirstRoundParity.judge(p.group(), p.shards(), first, kafkaCooperative,

@@ -26,10 +26,10 @@ class StickyPropertiesTest {
     void sameAnswerWhateverTheMemberOrder(@ForAll long seed, @ForAll long shuffle) {
         AssignmentProblem p = problem(seed);
         AssignmentProblem shuffled = p.shuffled(new SplittableRandom(shuffle));
-        assertThat(new StickyAssignor().assign(shuffled.group(), shuffled.shards()))
-                .isEqualTo(new StickyAssignor().assign(p.group(), p.shards()));
-        assertThat(new CooperativeStickyAssignor().assign(shuffled.group(), shuffled.shards()))
-                .isEqualTo(new CooperativeStickyAssignor().assign(p.group(), p.shards()));
+        StickyAnswers ours = StickyAnswers.of(seed, p.group(), p.shards());
+        StickyAnswers reordered = StickyAnswers.of(seed, shuffled.group(), shuffled.shards());
+        assertThat(reordered.sticky()).isEqualTo(ours.sticky());
+        assertThat(reordered.cooperative()).isEqualTo(ours.cooperative());
     }
 
     @Property(tries = 300)

@@ -403,7 +403,8 @@ public final class CoordinatorVerticle extends VerticleBase {
         String text = "worker " + workerId + " is not the coordinator (role " + machine.role() + "); the cluster leader is " + leader
                 + (holder != null ? "; worker " + holder + " holds the leader epoch" : "")
                 + (successor != null ? "; leadership was handed over to " + successor : "");
-        return CoordinatorWire.notCoordinator(op, body, text, hint, heartbeatIntervalMs, sessionTimeoutMs);
+        long hintSilentMs = hint == null || hint.equals(successor) ? -1 : machine.silenceOf(hint);
+        return CoordinatorWire.notCoordinator(op, body, text, hint, hintSilentMs, heartbeatIntervalMs, sessionTimeoutMs);
     }
 
     /** What {@link LeaderHandOver} sees and does of this host. */

@@ -43,21 +43,32 @@ public final class CoordinatorWire {
     public static final String PING = "ping";
     /** Field of a {@code NOT_COORDINATOR} answer naming the worker that coordinates now, when the host knows it. */
     public static final String COORDINATOR_HINT = "coordinator";
+    /**
+     * Field of a {@code NOT_COORDINATOR} answer: how long the worker {@link #COORDINATOR_HINT} names had written
+     * nothing to the group log, as the answering host last read it, when it knows (a member tells a frozen or killed
+     * leader, which its successor is about to replace, from a live one that left one request unanswered).
+     */
+    public static final String COORDINATOR_SILENT_MS = "coordinatorSilentMs";
 
     private CoordinatorWire() {
     }
 
     /**
      * The {@code NOT_COORDINATOR} answer to a request of operation {@code op}: a heartbeat response for a heartbeat,
-     * else an error object; with {@link #COORDINATOR_HINT} naming the worker to ask instead when {@code hint} is set.
+     * else an error object; with {@link #COORDINATOR_HINT} naming the worker to ask instead when {@code hint} is set,
+     * and {@link #COORDINATOR_SILENT_MS} when {@code hintSilentMs} is known (not negative).
      */
-    public static JsonObject notCoordinator(String op, JsonObject body, String text, String hint,
+    public static JsonObject notCoordinator(String op, JsonObject body, String text, String hint, long hintSilentMs,
                                             int heartbeatIntervalMs, int sessionTimeoutMs) {
         JsonObject answer = HEARTBEAT.equals(op)
                 ? toJson(HeartbeatResponse.error(ErrorCode.NOT_COORDINATOR, text, body.getString("memberId", ""),
                         heartbeatIntervalMs, sessionTimeoutMs))
                 : new JsonObject().put("error", ErrorCode.NOT_COORDINATOR.code()).put("errorMessage", text);
-        return hint == null ? answer : answer.put(COORDINATOR_HINT, hint);
+        if (hint == null) {
+            return answer;
+        }
+        answer.put(COORDINATOR_HINT, hint);
+        return hintSilentMs < 0 ? answer : answer.put(COORDINATOR_SILENT_MS, hintSilentMs);
     }
 
     /** The event-bus address of a worker's coordinator endpoint. */

@@ -100,6 +100,11 @@ final class LeaderRoleMachine {
         return succession.liveHolder();
     }
 
+    /** How long {@code worker} has written nothing, as this host last read who leads, or -1 when it cannot tell. */
+    long silenceOf(String worker) {
+        return succession.silenceOf(worker);
+    }
+
     /**
      * A new cluster view. A leader records how many workers it sees and hands over to the view's oldest worker
      * unless that is the worker it took the epoch from; a follower or deposed host claims when it is in line.

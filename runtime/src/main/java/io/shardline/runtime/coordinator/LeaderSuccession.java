@@ -117,6 +117,15 @@ final class LeaderSuccession {
                 : Optional.of(s.holder());
     }
 
+    /**
+     * How long {@code worker} has written nothing to the group log, as last read (the read's "ago" plus the time since
+     * the read): -1 unless it is the holder last read and its last write is known.
+     */
+    long silenceOf(String worker) {
+        LeaderStatus s = watched;
+        return s == null || !s.holder().equals(worker) || s.sinceLastWriteMs() < 0 ? -1 : silentForMs();
+    }
+
     private boolean holderSilent() {
         return watched.sinceLastWriteMs() < 0 || silentForMs() >= silenceMs;
     }

@@ -71,7 +71,9 @@ public final class MemberVerticle extends VerticleBase {
     private String hintViewLeader;
     /** The worker that failed a heartbeat or left one unanswered for an interval (skipped as a target), or null. */
     private String suspect;
-    /** NOT_COORDINATOR answers in a row that named the suspect as the coordinator. */
+    /** When this member suspected {@link #suspect} (its clock). */
+    private long suspectedAtMs;
+    /** NOT_COORDINATOR answers in a row that named the suspect without saying how long it was silent. */
     private int suspectNamed;
     private long inFlightSentAtMs;
     /** The view's leader at the last step, to notice a leader change. */
@@ -229,7 +231,7 @@ public final class MemberVerticle extends VerticleBase {
                     inFlight = null;
                     if (ar.failed()) {
                         LOG.info("Member {}: heartbeat to {} failed: {}", memberId(), leader, ar.cause().getMessage());
-                        suspect = leader;
+                        suspect(leader, at);
                         if (metrics != null) {
                             metrics.heartbeatFailed();
                         }
@@ -256,7 +258,9 @@ public final class MemberVerticle extends VerticleBase {
                     }
                     execute(membership.onResponse(at, sent.requestId(), response));
                     if (response.error() == ErrorCode.NOT_COORDINATOR) {
-                        followHint(at, leader, ar.result().body().getString(CoordinatorWire.COORDINATOR_HINT));
+                        JsonObject body = ar.result().body();
+                        followHint(at, leader, body.getString(CoordinatorWire.COORDINATOR_HINT),
+                                body.getLong(CoordinatorWire.COORDINATOR_SILENT_MS, -1L));
                     } else {
                         misses = 0;
                     }
@@ -310,24 +314,41 @@ public final class MemberVerticle extends VerticleBase {
     private void suspectSilentTarget(long now) {
         if (inFlight != null && !inFlightTo.equals(suspect)
                 && now - inFlightSentAtMs >= membership.config().initialHeartbeatIntervalMs()) {
-            suspect = inFlightTo;
-            suspectNamed = 0;
+            suspect(inFlightTo, now);
             LOG.info("Member {}: {} has not answered for {} ms; asking {}", memberId(), inFlightTo,
                     now - inFlightSentAtMs, target());
         }
+    }
+
+    private void suspect(String worker, long now) {
+        suspect = worker;
+        suspectedAtMs = now;
+        suspectNamed = 0;
     }
 
     /**
      * The worker asked does not coordinate: go to the worker it named (at once the first time, so a graceful hand-over
      * costs one round trip; with the backoff after that, so two workers naming each other cannot make a storm), else
      * retry the same target after the backoff.
+     *
+     * <p>When it names the suspect, the answer says how long the suspect has written nothing ({@code hintSilentMs}). A
+     * suspect silent since before this member suspected it has crashed or frozen: the worker asked, or the one it names
+     * next, claims the leader epoch once the silence bound passed, so the member asks it again every
+     * {@link #retryMs} without backing off (the successor's first answers come before the member's lease runs out;
+     * going back to the dead leader meanwhile cost a failed request and a backoff, which a lease of
+     * {@code session - 2 x heartbeat} after the last answer could not afford: docs/reliability.md, "Members follow the
+     * coordinator at once"). A suspect that wrote since then is alive and only left this member's request unanswered:
+     * the member goes back to it at once; so it does three intervals after suspecting it whatever the answers say (the
+     * worker asked may have lost Redis, its last read growing stale), and after three answers without the figure.
      */
-    private void followHint(long now, String asked, String hint) {
+    private void followHint(long now, String asked, String hint, long hintSilentMs) {
         if (hint != null && hint.equals(suspect)) {
-            // The worker asked has not seen the suspect go silent yet; ask it again soon (it claims once it has),
-            // and go back to the suspect only after it named it three times (a pause shorter than the takeover).
-            if (++suspectNamed < 3) {
-                retrySoon(now);
+            long suspectedForMs = now - suspectedAtMs;
+            long giveUpMs = 3L * membership.config().initialHeartbeatIntervalMs();
+            boolean silent = hintSilentMs >= 0 ? hintSilentMs >= suspectedForMs && suspectedForMs < giveUpMs
+                    : ++suspectNamed < 3;
+            if (silent) {
+                membership.expediteHeartbeat(now + retryMs);
                 return;
             }
             suspect = null;

@@ -60,6 +60,22 @@ class LeaderRoleMachineTest {
         assertTrue(machine.watches(false));
     }
 
+    /**
+     * What a NOT_COORDINATOR answer tells members of the worker it names: how long the holder has written nothing, as
+     * last read plus the time since (a member does not go back to a holder silent since it gave up on it).
+     */
+    @Test
+    void theHoldersSilenceIsTheLastReadsAgoPlusTheTimeSince() {
+        assertEquals(-1, machine.silenceOf("a"), "nothing read yet");
+        machine.viewChanged(view(A, B, C), false);
+        machine.watched(new LeaderStatus(3, "a", 500, 3), false);
+        now += 200;
+        assertEquals(700, machine.silenceOf("a"));
+        assertEquals(-1, machine.silenceOf("c"), "not the holder");
+        machine.watched(new LeaderStatus(3, "a", -1, 3), false);
+        assertEquals(-1, machine.silenceOf("a"), "its last write unknown");
+    }
+
     @Test
     void claimingToLeaderInheritsLeasesUpToThePredecessorsLastWrite() {
         LeaderAction.Claim claim = (LeaderAction.Claim) machine.viewChanged(view(B, A), false).get(0);

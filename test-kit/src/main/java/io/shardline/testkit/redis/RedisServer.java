@@ -126,6 +126,11 @@ public final class RedisServer implements AutoCloseable {
                 .findFirst();
     }
 
+    /** The server's data directory (its append-only files and {@code redis.log}); {@link #close} deletes it. */
+    public Path dir() {
+        return dir;
+    }
+
     /** {@code redis://127.0.0.1:<port>}. */
     public String uri() {
         return "redis://" + HOST + ":" + port();
