@@ -7,7 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * What a running change waits for, as {@link ReshardTask} writes it into the topology record's {@code progress} and
  * {@code cutover} fields (docs/operations.md, "Changing the shard count": {@code bin/shardline streams describe}):
  * per group how many shards passed the last barrier, up to {@value #WAITS_SHOWN} waiting shards and their parents,
- * the left-out shards not drained, and why the change cannot progress (a group with no live member, warned once per
- * reason); the waiting gauge of {@link ReshardMetrics}. Used by one tick at a time.
+ * the left-out shards not drained, and why the change cannot progress (a group with no live member, a paused listener
+ * of a group that has not passed, a paused shard the change waits for: warned once per set of reasons); the waiting
+ * gauge of {@link ReshardMetrics}. Used by one tick at a time.
  */
 final class ReshardReport {
 
@@ -45,23 +48,25 @@ final class ReshardReport {
         for (GroupShardSets.OnStream g : on) {
             int passed = 0;
             List<Map<String, Object>> waits = new ArrayList<>();
+            SortedSet<Integer> held = new TreeSet<>();
             for (int j = 0; j < machine.maxShards(); j++) {
                 var wait = machine.waits(progress, g.group(), j);
                 if (wait.isEmpty()) {
                     passed += j < machine.shards() ? 1 : 0;
                 } else if (!wait.get().getValue().isEmpty() || progress.routing(j).epoch() < wait.get().getKey()) {
                     waitingShards++;
+                    held.addAll(wait.get().getValue());
                     if (waits.size() < WAITS_SHOWN) {
                         waits.add(Map.of("shard", j, "epoch", wait.get().getKey(), "parents", wait.get().getValue()));
                     }
                 }
             }
             List<Integer> leftOut = machine.undrained(progress, g.group());
+            held.addAll(leftOut);
             perGroup.put(g.group(), Map.of("passed", passed, "of", machine.shards(), "members", g.members(),
                     "waiting", waits, "retiring_not_drained", leftOut));
-            if (g.members() == 0 && (passed < machine.shards() || !leftOut.isEmpty())) {
-                blocked.add("group '" + g.group() + "' has no live member: nobody reads its shards, so the change "
-                        + "cannot pass its barriers; start its listener, or roll the change back");
+            if (passed < machine.shards() || !leftOut.isEmpty()) {
+                blocked.addAll(blocked(machine, g, held));
             }
         }
         out.put("groups", perGroup);
@@ -70,6 +75,35 @@ final class ReshardReport {
         String summary = String.join("; ", blocked);
         if (!summary.isEmpty() && !summary.equals(reported.put(machine.stream(), summary))) {
             LOG.warn("Resharding of stream '{}' cannot progress: {}", machine.stream(), summary);
+        }
+        return out;
+    }
+
+    /**
+     * Why group {@code g}, which has not passed, cannot progress: no live member; a paused listener of it; a paused
+     * shard among {@code held} (the parents its waiting shards wait for and its left-out shards not drained).
+     */
+    private static List<String> blocked(Reshard machine, GroupShardSets.OnStream g, SortedSet<Integer> held) {
+        String stream = machine.stream();
+        boolean rolling = machine.state() == ReshardState.ROLLING_BACK;
+        String rollback = rolling ? " (the rollback waits for it too)"
+                : " or roll the change back (bin/shardline streams rollback " + stream + ")";
+        List<String> out = new ArrayList<>();
+        if (g.members() == 0) {
+            out.add("group '" + g.group() + "' has no live member: nobody reads its shards, so the change cannot "
+                    + "pass its barriers; start its listener" + (rolling ? rollback : ", or roll the change back"));
+        }
+        for (GroupShardSets.Paused p : g.paused()) {
+            if (p.whole()) {
+                out.add("group '" + g.group() + "' is paused (listener '" + p.listener() + "'): its members keep "
+                        + "their shards but read nothing, so the change cannot pass its barriers; resume it (bin/"
+                        + "shardline listeners resume " + p.listener() + ")" + rollback);
+            } else if (held.contains(p.shard())) {
+                out.add("shard " + stream + ":" + p.shard() + " of group '" + g.group() + "' is paused (listener '"
+                        + p.listener() + "'): the change waits for the group to drain it to its cutover; resume it "
+                        + "(PUT /listeners/" + p.listener() + "/shards/" + stream + "/" + p.shard() + "/resume)"
+                        + rollback);
+            }
         }
         return out;
     }

@@ -24,6 +24,7 @@ import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -60,6 +61,8 @@ class ReshardTaskTest {
     private ReshardTask task;
     /** The group's managed shard count of the stream, as the coordinator would hold it. */
     private int managed = 4;
+    /** What an operator paused of the group. */
+    private List<GroupShardSets.Paused> paused = List.of();
 
     @BeforeEach
     void start(RedisServer server) {
@@ -70,7 +73,7 @@ class ReshardTaskTest {
         GroupShardSets groups = new GroupShardSets() {
             @Override
             public Future<List<OnStream>> on(String s) {
-                return Future.succeededFuture(s.equals(stream) ? List.of(new OnStream(GROUP, managed, 1)) : List.of());
+                return Future.succeededFuture(s.equals(stream) ? List.of(new OnStream(GROUP, managed, 1, paused)) : List.of());
             }
 
             @Override
@@ -148,6 +151,25 @@ class ReshardTaskTest {
         tickUntilStable();
         tick();
         assertThat(task.changing()).as("back to the heartbeat interval once stable").isFalse();
+    }
+
+    @Test
+    void aPausedListenerAndAPausedShardTheChangeWaitsForAreShownAsBlockedButNotAPausedShardItDoesNotWaitFor() {
+        paused = List.of(new GroupShardSets.Paused("x", GroupShardSets.Paused.WHOLE_LISTENER),
+                new GroupShardSets.Paused("x", 0), new GroupShardSets.Paused("x", 3));
+        change(r -> r.start(8)); // shard i + 4 waits for shard i
+        drain(3);
+        tick();
+        tick();
+
+        JsonObject progress = new JsonObject(topology().get("progress"));
+        assertThat(progress.getJsonArray("blocked").getList()).as(progress.encode()).containsExactly(
+                "group 'g' is paused (listener 'x'): its members keep their shards but read nothing, so the change "
+                        + "cannot pass its barriers; resume it (bin/shardline listeners resume x) or roll the change "
+                        + "back (bin/shardline streams rollback " + stream + ")",
+                "shard " + stream + ":3 of group 'g' is paused (listener 'x'): the change waits for the group to drain "
+                        + "it to its cutover; resume it (PUT /listeners/x/shards/" + stream + "/3/resume) or roll the "
+                        + "change back (bin/shardline streams rollback " + stream + ")");
     }
 
     @Test
