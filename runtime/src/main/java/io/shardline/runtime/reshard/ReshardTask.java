@@ -52,7 +52,8 @@ public final class ReshardTask {
 
     /** A task ticking every {@code intervalMs} (the heartbeat interval), every quarter of it while a change runs. */
     ReshardTask(Vertx vertx, TopologyStore topologies, ReshardStore store, ReshardShards shards,
-                       GroupShardSets groups, BooleanSupplier leader, ReshardMetrics metrics, long intervalMs) {
+                       GroupShardSets groups, BooleanSupplier leader, ReshardMetrics metrics, long intervalMs,
+                       ReleaseHints hints) {
         this.topologies = Objects.requireNonNull(topologies, "topologies");
         this.store = Objects.requireNonNull(store, "store");
         this.shards = Objects.requireNonNull(shards, "shards");
@@ -60,7 +61,7 @@ public final class ReshardTask {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.intervalMs = intervalMs;
         this.report = new ReshardReport(metrics);
-        this.steps = new ReshardSteps(store, shards, groups, report);
+        this.steps = new ReshardSteps(store, shards, groups, report, hints);
         long busyMs = ConsumerSettings.cutoverPollMs(intervalMs);
         this.ticker = new LeaderTicker(vertx, () -> changing ? busyMs : intervalMs, leader, this::lead, () -> {
             changing = false;
@@ -77,7 +78,8 @@ public final class ReshardTask {
                                  long intervalMs) {
         return new ReshardTask(vertx, new TopologyStore(redis, clusterName), new ReshardStore(redis),
                 new ReshardShards(redis, new io.shardline.producer.routing.ShardRouting(
-                        new io.shardline.runtime.redis.ClientRoutingRedis(redis))), groups, leader, metrics, intervalMs);
+                        new io.shardline.runtime.redis.ClientRoutingRedis(redis))), groups, leader, metrics, intervalMs,
+                new ReleaseHints(vertx, clusterName));
     }
 
     /** Starts ticking. */

@@ -283,6 +283,14 @@ public final class MemberShards {
         return onContext(() -> Future.succeededFuture(machine.atCutover()));
     }
 
+    /**
+     * The leader released barriers of {@code stream} for this member's group (a hint over the event bus): its shards
+     * of the stream waiting at a cutover poll their routing hash now instead of at their next poll. Any thread.
+     */
+    public void barrierReleased(String stream) {
+        context.runOnContext(v -> execute(machine.barrierReleased(stream)));
+    }
+
     // ---- the driver: carries out the machine's decisions, brings results back as events ----
 
     /** Carries out {@code actions} in order; returns the futures of the {@code onRevoked} calls among them. */

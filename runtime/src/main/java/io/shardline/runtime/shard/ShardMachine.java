@@ -211,6 +211,23 @@ final class ShardMachine {
         return done();
     }
 
+    /**
+     * The leader released barriers of {@code stream} for this member's group (a hint, docs/protocol.md section 8b):
+     * every shard of the stream waiting for its next cutover poll polls now. The poll decides; a lost hint costs one
+     * poll interval.
+     */
+    List<ShardAction> barrierReleased(String stream) {
+        shards.values().forEach(s -> {
+            if (s.phase() == ShardPhase.AT_CUTOVER && s.activity() == ShardActivity.WAITING
+                    && s.shard().stream().equals(stream)) {
+                cancelTimer(s);
+                activity(s, ShardActivity.PARKED, "the leader released a barrier of the stream");
+                schedule(s);
+            }
+        });
+        return done();
+    }
+
     // ---- results of calls (decided in ShardOutcomes) ----
 
     List<ShardAction> takeoverDone(OwnedShard s, ShardCommands.TakeoverPage page) {

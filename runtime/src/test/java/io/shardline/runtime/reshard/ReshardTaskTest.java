@@ -19,6 +19,7 @@ import io.shardline.runtime.redis.RedisReplies;
 import io.shardline.runtime.shard.MemberShards;
 import io.shardline.runtime.shard.RuntimeShardRedis;
 import io.shardline.runtime.shard.ShardCommands;
+import io.shardline.runtime.testing.Await;
 import io.shardline.runtime.topology.TopologyStore;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
@@ -83,7 +84,8 @@ class ReshardTaskTest {
             }
         };
         task = new ReshardTask(vertx, topologies, store, new ReshardShards(redis, new ShardRouting(
-                new ClientRoutingRedis(redis))), groups, () -> true, new ReshardMetrics(new MetricRegistry()), 1_000);
+                new ClientRoutingRedis(redis))), groups, () -> true, new ReshardMetrics(new MetricRegistry()), 1_000,
+                new ReleaseHints(vertx, "rt"));
         result(topologies.create(stream, 4, "test"), WAIT);
         for (int i = 0; i < 4; i++) {
             send(Request.cmd(Command.XGROUP).arg("CREATE").arg(key(i)).arg(GROUP).arg("0").arg("MKSTREAM"));
@@ -128,9 +130,14 @@ class ReshardTaskTest {
 
     @Test
     void aShardWhoseOnlyParentIsItselfIsNeverStoppedAtItsCutoverWhileANewShardWaitsForItsParent() {
+        List<JsonObject> hints = new java.util.concurrent.CopyOnWriteArrayList<>();
+        vertx.eventBus().<JsonObject>consumer(ReleaseHints.address("rt"), m -> hints.add(m.body()));
         change(r -> r.start(8)); // 4 divides 8: shard i < 4 has only itself as parent, shard i + 4 has i
         tick();
         assertThat(task.changing()).as("the task ticks faster while a change runs").isTrue();
+        Await.until(() -> !hints.isEmpty(), WAIT, 10, "the release hint to the waiting members");
+        assertThat(hints.get(0)).isEqualTo(new JsonObject().put("stream", stream).put("groups",
+                new io.vertx.core.json.JsonArray().add(GROUP)));
         for (int i = 0; i < 4; i++) {
             assertThat(routing(i)).as("shard %d released at its flip, its 3 entries unread", i)
                     .containsEntry("released:" + GROUP, "2").containsEntry("epoch", "2");

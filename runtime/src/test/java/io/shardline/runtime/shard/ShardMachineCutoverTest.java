@@ -58,6 +58,16 @@ class ShardMachineCutoverTest {
     }
 
     @Test
+    void theLeadersReleaseHintPollsAWaitingShardOfTheStreamAtOnce() {
+        OwnedShard s = waitingAtCutover(S);
+        assertThat(m.barrierReleased("other")).as("another stream's hint").isEmpty();
+        assertThat(m.barrierReleased(S.stream())).containsExactly(new ShardAction.PollCutover(s, 2));
+        assertThat(h.timers.pending()).as("its timed poll cancelled").isEmpty();
+        assertThat(m.barrierReleased(S.stream())).as("a poll in flight: nothing more").isEmpty();
+        assertThat(m.cutoverPolled(s, true)).containsExactly(new ShardAction.Read(s, ">", false));
+    }
+
+    @Test
     void releaseWhileWaitingIsImmediateAndCancelsThePoll() {
         OwnedShard s = waitingAtCutover(S);
         assertThat(m.release(S)).containsExactly(new ShardAction.Unwatch(S), new ShardAction.Revoke(s));
