@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * per group how many shards passed the last barrier, up to {@value #WAITS_SHOWN} waiting shards and their parents,
  * the left-out shards not drained, and why the change cannot progress (a group with no live member, a paused listener
  * of a group that has not passed, a paused shard the change waits for: warned once per set of reasons); the waiting
- * gauge of {@link ReshardMetrics}. Used by one tick at a time.
+ * gauge of {@link ReshardMetrics}; and what each group's members should watch ({@link #watches()}). Used by one tick at
+ * a time.
  */
 final class ReshardReport {
 
@@ -28,6 +29,8 @@ final class ReshardReport {
 
     private final ReshardMetrics metrics;
     private final Map<String, String> reported = new HashMap<>();
+    /** The last report's watches: group to the shards its barriers wait for, with their cutovers. */
+    private Map<String, Map<Integer, String>> watches = Map.of();
 
     ReshardReport(ReshardMetrics metrics) {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -45,10 +48,12 @@ final class ReshardReport {
         Map<String, Object> perGroup = new TreeMap<>();
         List<String> blocked = new ArrayList<>();
         int waitingShards = 0;
+        Map<String, Map<Integer, String>> watching = new TreeMap<>();
         for (GroupShardSets.OnStream g : on) {
             int passed = 0;
             List<Map<String, Object>> waits = new ArrayList<>();
             SortedSet<Integer> held = new TreeSet<>();
+            Map<Integer, String> watch = watching.computeIfAbsent(g.group(), k -> new TreeMap<>());
             for (int j = 0; j < machine.maxShards(); j++) {
                 var wait = machine.waits(progress, g.group(), j);
                 if (wait.isEmpty()) {
@@ -56,6 +61,9 @@ final class ReshardReport {
                 } else if (!wait.get().getValue().isEmpty() || progress.routing(j).epoch() < wait.get().getKey()) {
                     waitingShards++;
                     held.addAll(wait.get().getValue());
+                    long e = wait.get().getKey();
+                    wait.get().getValue().forEach(p -> progress.routing(p).cutoverFor(e)
+                            .ifPresent(cut -> watch.put(p, cut)));
                     if (waits.size() < WAITS_SHOWN) {
                         waits.add(Map.of("shard", j, "epoch", wait.get().getKey(), "parents", wait.get().getValue()));
                     }
@@ -63,12 +71,14 @@ final class ReshardReport {
             }
             List<Integer> leftOut = machine.undrained(progress, g.group());
             held.addAll(leftOut);
+            leftOut.forEach(i -> progress.routing(i).cutoverFor(machine.epoch()).ifPresent(cut -> watch.put(i, cut)));
             perGroup.put(g.group(), Map.of("passed", passed, "of", machine.shards(), "members", g.members(),
                     "waiting", waits, "retiring_not_drained", leftOut));
             if (passed < machine.shards() || !leftOut.isEmpty()) {
                 blocked.addAll(blocked(machine, g, held));
             }
         }
+        watches = watching;
         out.put("groups", perGroup);
         out.put("blocked", blocked);
         metrics.waiting(machine.stream(), waitingShards);
@@ -77,6 +87,14 @@ final class ReshardReport {
             LOG.warn("Resharding of stream '{}' cannot progress: {}", machine.stream(), summary);
         }
         return out;
+    }
+
+    /**
+     * The last report's watches (docs/protocol.md section 8b): per group, the shards its waiting shards' barriers and
+     * the completion wait for, with the cutover each must be acknowledged to.
+     */
+    Map<String, Map<Integer, String>> watches() {
+        return watches;
     }
 
     /**

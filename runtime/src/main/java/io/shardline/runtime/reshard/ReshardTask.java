@@ -26,8 +26,10 @@ import org.slf4j.LoggerFactory;
  * {@code progress}. A leader that takes over mid-change resumes from the record: every step is idempotent.
  *
  * <p>Ticks every heartbeat interval while every stream is stable, and every quarter of it (the members' cutover
- * poll, {@link ConsumerSettings#cutoverPollMs}) while a change runs: a barrier is released within that much of its
- * parents' drain, and a waiting member sees it within one poll more, well within one heartbeat interval.
+ * poll, {@link ConsumerSettings#cutoverPollMs}) while a change runs. It does not wait for those ticks where it can
+ * be told ({@link ReleaseHints}): it publishes the parents each group waits for with their cutovers, the member owning
+ * one reports when its acknowledgement reaches the cutover, and that report starts the next pass at once (right
+ * after the running one); a release is published as well, and the waiting members poll their barrier at once.
  *
  * <p>Runs on the leader only; never blocks: every step is a future on the Vert.x context the timer fires on, one
  * tick at a time, the next scheduled when the last one ended.
@@ -49,6 +51,10 @@ public final class ReshardTask {
     private volatile boolean changing;
     /** Whether the pass in flight found a stream changing so far. Leader context. */
     private boolean sawChange;
+    private final ReleaseHints hints;
+    /** The watches last published, by stream then group (published again only when they change). Leader context. */
+    private final Map<String, Map<String, Map<Integer, String>>> watched = new HashMap<>();
+    private volatile io.vertx.core.eventbus.MessageConsumer<?> drained;
 
     /** A task ticking every {@code intervalMs} (the heartbeat interval), every quarter of it while a change runs. */
     ReshardTask(Vertx vertx, TopologyStore topologies, ReshardStore store, ReshardShards shards,
@@ -60,11 +66,13 @@ public final class ReshardTask {
         this.groups = Objects.requireNonNull(groups, "groups");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.intervalMs = intervalMs;
+        this.hints = Objects.requireNonNull(hints, "hints");
         this.report = new ReshardReport(metrics);
         this.steps = new ReshardSteps(store, shards, groups, report, hints);
         long busyMs = ConsumerSettings.cutoverPollMs(intervalMs);
         this.ticker = new LeaderTicker(vertx, () -> changing ? busyMs : intervalMs, leader, this::lead, () -> {
             changing = false;
+            watched.clear();
             metrics.clear();
         });
     }
@@ -82,14 +90,19 @@ public final class ReshardTask {
                 new ReleaseHints(vertx, clusterName));
     }
 
-    /** Starts ticking. */
+    /** Starts ticking; a member's drained report ({@link ReleaseHints}) brings the next pass forward. */
     public void start() {
         ticker.start();
+        drained = hints.onDrained(ticker::nudge);
     }
 
     /** Stops ticking (a step in flight finishes). */
     public void close() {
         ticker.close();
+        var consumer = drained;
+        if (consumer != null) {
+            consumer.unregister();
+        }
     }
 
     /** One tick on the leader: every stream that is not {@code STABLE} one step further. */
@@ -114,6 +127,7 @@ public final class ReshardTask {
             Reshard machine = found.get();
             metrics.stream(stream, machine.state().ordinal(), machine.epoch());
             if (machine.state() == ReshardState.STABLE) {
+                watched.remove(stream);
                 return Future.succeededFuture();
             }
             sawChange = true;
@@ -130,12 +144,24 @@ public final class ReshardTask {
         long epoch = machine.epoch();
         return groups.on(stream).compose(on -> observe(machine, on).compose(progress -> {
             Map<String, Object> waits = report.report(machine, on, progress);
+            watch(stream, report.watches());
             List<Decision> decisions = machine.decide(progress);
             return steps.run(machine, epoch, decisions, on).compose(v -> machine.state() == ReshardState.STABLE
                     ? Future.succeededFuture()
                     : store.write(machine, epoch, null, Map.of("progress", ReshardStore.json(waits),
                     "cutover", ReshardStore.json(ReshardReport.cutovers(progress, epoch)))).mapEmpty());
         }));
+    }
+
+    /** Publishes the watches of {@code stream}'s groups that changed since the last pass. */
+    private void watch(String stream, Map<String, Map<Integer, String>> now) {
+        Map<String, Map<Integer, String>> before = watched.computeIfAbsent(stream, s -> new HashMap<>());
+        now.forEach((group, cutovers) -> {
+            Map<Integer, String> last = before.put(group, cutovers);
+            if (!cutovers.equals(last == null ? Map.of() : last)) {
+                hints.watch(stream, group, cutovers);
+            }
+        });
     }
 
     private Future<Progress> observe(Reshard machine, List<GroupShardSets.OnStream> on) {

@@ -155,9 +155,9 @@ public final class Worker {
             started.push(() -> supervisor.close().transform(v -> Future.join(supervisor.listeners().stream()
                     .map(Listener::close).toList())));
             await(supervisor.start(config.heartbeatIntervalMs()));
-            // The leader's hints that it released resharding barriers wake this worker's members waiting at a cutover.
+            // The leader's resharding hints to this worker's members (docs/protocol.md section 8b, "The barrier").
             MessageConsumer<JsonObject> releases = new ReleaseHints(cluster.vertx(), config.clusterName())
-                    .listen(supervisor::listeners);
+                    .listen(new ReshardHintRelay(supervisor::listeners));
             started.push(releases::unregister);
             phases.done("listeners");
             ControlPlaneHost controlPlane = await(ControlPlaneHost.start(cluster.vertx(), config, redis, plugins,

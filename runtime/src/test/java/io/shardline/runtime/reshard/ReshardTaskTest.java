@@ -135,9 +135,15 @@ class ReshardTaskTest {
         change(r -> r.start(8)); // 4 divides 8: shard i < 4 has only itself as parent, shard i + 4 has i
         tick();
         assertThat(task.changing()).as("the task ticks faster while a change runs").isTrue();
-        Await.until(() -> !hints.isEmpty(), WAIT, 10, "the release hint to the waiting members");
-        assertThat(hints.get(0)).isEqualTo(new JsonObject().put("stream", stream).put("groups",
-                new io.vertx.core.json.JsonArray().add(GROUP)));
+        Await.until(() -> !hints.isEmpty(), WAIT, 10, "the release hint to the members");
+        tick(); // observes the flip: the watch
+        Await.until(() -> hints.size() >= 2, WAIT, 10, "the watch hint to the members");
+        assertThat(hints).as("shards 0-3 released; shards 4-7 wait for 0-3 drained to their cutovers").containsExactly(
+                new JsonObject().put("kind", "released").put("stream", stream).put("groups",
+                        new io.vertx.core.json.JsonArray().add(GROUP)),
+                new JsonObject().put("kind", "watch").put("stream", stream).put("group", GROUP).put("cutovers",
+                        new JsonObject().put("0", routing(0).get("cutover:2")).put("1", routing(1).get("cutover:2"))
+                                .put("2", routing(2).get("cutover:2")).put("3", routing(3).get("cutover:2"))));
         for (int i = 0; i < 4; i++) {
             assertThat(routing(i)).as("shard %d released at its flip, its 3 entries unread", i)
                     .containsEntry("released:" + GROUP, "2").containsEntry("epoch", "2");
