@@ -93,7 +93,10 @@ public final class ReshardTask {
     /** Starts ticking; a member's drained report ({@link ReleaseHints}) brings the next pass forward. */
     public void start() {
         ticker.start();
-        drained = hints.onDrained(ticker::nudge);
+        drained = hints.onDrained(() -> {
+            LOG.debug("Resharding: a member acknowledged a parent up to its cutover; the next pass starts now");
+            ticker.nudge();
+        });
     }
 
     /** Stops ticking (a step in flight finishes). */
