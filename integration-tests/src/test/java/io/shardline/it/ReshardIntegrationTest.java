@@ -337,8 +337,9 @@ class ReshardIntegrationTest {
                 if (done.getAsBoolean()) {
                     return;
                 }
-            } catch (RuntimeException e) {
-                // a worker being killed or starting: asked again
+            } catch (RuntimeException | AssertionError e) {
+                // a worker being killed or starting, or a leader change (409 until the cluster drops the killed
+                // leader): asked again
             }
             WorkerProcess.pause(200);
         }
