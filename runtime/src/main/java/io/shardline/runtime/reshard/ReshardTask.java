@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * poll, {@link ConsumerSettings#cutoverPollMs}) while a change runs. It does not wait for those ticks where it can
  * be told ({@link ReleaseHints}): it publishes the parents each group waits for with their cutovers, the member owning
  * one reports when its acknowledgement reaches the cutover, and that report starts the next pass at once (right
- * after the running one); a release is published as well, and the waiting members poll their barrier at once.
+ * after the running one); a release is published as well, and the waiting members poll their barrier at once. A pass
+ * that flipped or released shards is followed at once by the next (their parents often drain within it).
  *
  * <p>Runs on the leader only; never blocks: every step is a future on the Vert.x context the timer fires on, one
  * tick at a time, the next scheduled when the last one ended.
@@ -145,15 +146,26 @@ public final class ReshardTask {
     private Future<Void> step(Reshard machine) {
         String stream = machine.stream();
         long epoch = machine.epoch();
-        return groups.on(stream).compose(on -> observe(machine, on).compose(progress -> {
+        // The groups (from the coordinator, which may be busy with a rebalance the last pass caused) and the shards
+        // are read at once: a group read in between and missing from the shards only holds its barriers.
+        Future<List<GroupShardSets.OnStream>> reading = groups.on(stream);
+        Future<List<ReshardShards.Observed>> observing = observe(machine);
+        return Future.all(reading, observing).compose(both -> {
+            List<GroupShardSets.OnStream> on = reading.result();
+            Progress progress = progress(observing.result(), on);
             Map<String, Object> waits = report.report(machine, on, progress);
             watch(stream, report.watches());
             List<Decision> decisions = machine.decide(progress);
+            if (decisions.stream().anyMatch(d -> d instanceof Decision.Flip || d instanceof Decision.Release)) {
+                // the next barriers can pass as soon as the parents of the shards flipped or released now drain,
+                // often at once: the next pass comes right after this one, not a quarter interval later
+                ticker.nudge();
+            }
             return steps.run(machine, epoch, decisions, on).compose(v -> machine.state() == ReshardState.STABLE
                     ? Future.succeededFuture()
                     : store.write(machine, epoch, null, Map.of("progress", ReshardStore.json(waits),
                     "cutover", ReshardStore.json(ReshardReport.cutovers(progress, epoch)))).mapEmpty());
-        }));
+        });
     }
 
     /** Publishes the watches of {@code stream}'s groups that changed since the last pass. */
@@ -167,21 +179,23 @@ public final class ReshardTask {
         });
     }
 
-    private Future<Progress> observe(Reshard machine, List<GroupShardSets.OnStream> on) {
+    private Future<List<ReshardShards.Observed>> observe(Reshard machine) {
         List<Integer> indexes = IntStream.range(0, machine.maxShards()).boxed().toList();
-        return Chunked.map(indexes, Chunked.POOL_CHUNK, i -> shards.observe(machine.stream(), i)).map(observed -> {
-            TreeMap<String, Integer> managed = new TreeMap<>();
-            on.forEach(g -> managed.put(g.group(), g.shards()));
-            TreeMap<Integer, Progress.Routing> routing = new TreeMap<>();
-            Map<String, Map<Integer, Progress.Position>> positions = new HashMap<>();
-            for (int i = 0; i < observed.size(); i++) {
-                routing.put(i, observed.get(i).routing());
-                int shard = i;
-                observed.get(i).positions().forEach((g, pos) -> positions.computeIfAbsent(g, k -> new HashMap<>())
-                        .put(shard, pos));
-            }
-            return new Progress(managed, routing, positions);
-        });
+        return Chunked.map(indexes, Chunked.POOL_CHUNK, i -> shards.observe(machine.stream(), i));
+    }
+
+    private static Progress progress(List<ReshardShards.Observed> observed, List<GroupShardSets.OnStream> on) {
+        TreeMap<String, Integer> managed = new TreeMap<>();
+        on.forEach(g -> managed.put(g.group(), g.shards()));
+        TreeMap<Integer, Progress.Routing> routing = new TreeMap<>();
+        Map<String, Map<Integer, Progress.Position>> positions = new HashMap<>();
+        for (int i = 0; i < observed.size(); i++) {
+            routing.put(i, observed.get(i).routing());
+            int shard = i;
+            observed.get(i).positions().forEach((g, pos) -> positions.computeIfAbsent(g, k -> new HashMap<>())
+                    .put(shard, pos));
+        }
+        return new Progress(managed, routing, positions);
     }
 
 }
