@@ -37,7 +37,8 @@ import org.junit.jupiter.api.Test;
  * Live resharding on real processes, driven as an operator does (REST): 3 workers, 2 listeners (groups
  * {@code g1}, {@code g2}, webhook sinks posting to this test) on one stream, a producer ({@link ShardProducer},
  * following the topology) writing keyed records with a per-key sequence number, then 16 -> 32, 32 -> 12, and a
- * third change (12 -> 20) rolled back while it runs (held by pausing {@code g2}, so it cannot complete first), with {@code kill -9} of a worker and of the leader during each
+ * third change (12 -> 20) rolled back while it runs (held by pausing {@code g2}, so it cannot complete first; the
+ * stream's {@code progress.blocked} names the pause), with {@code kill -9} of a worker and of the leader during each
  * (each restarted at once). Then: every record handled by both groups, no key's records first handled out of
  * production order in either group, and no record left on the retired shards 12..31.
  *
@@ -200,6 +201,10 @@ class ReshardIntegrationTest {
                 JsonObject running = rest().get("/streams/" + STREAM);
                 assertEquals("RESHARDING", running.getString("state"), name + ": the change to roll back "
                         + running.encode());
+                // The paused g2 holds the change, and the stream says so (the leader's next pass writes it).
+                awaitCondition(name + ": progress.blocked names the paused g2", CHANGE, () -> rest()
+                        .get("/streams/" + STREAM).getJsonObject("progress").getJsonArray("blocked").stream()
+                        .anyMatch(r -> r.toString().startsWith("group 'g2' is paused (listener 'g2')")));
             }
             RestClient.Reply reply = step < 0
                     ? rest().call("POST", "/streams/" + STREAM + "/reshard/rollback", new JsonObject(), true)
@@ -332,8 +337,9 @@ class ReshardIntegrationTest {
                 if (done.getAsBoolean()) {
                     return;
                 }
-            } catch (RuntimeException e) {
-                // a worker being killed or starting: asked again
+            } catch (RuntimeException | AssertionError e) {
+                // a worker being killed or starting, or a leader change (409 until the cluster drops the killed
+                // leader): asked again
             }
             WorkerProcess.pause(200);
         }

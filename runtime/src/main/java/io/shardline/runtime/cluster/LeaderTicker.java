@@ -1,5 +1,6 @@
 package io.shardline.runtime.cluster;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.Objects;
@@ -11,8 +12,10 @@ import java.util.function.Supplier;
  * The timer loop of a task the leader runs (resharding, retention): every interval, on the worker that leads now,
  * one pass ({@code lead}), the next tick scheduled only when that pass's future ended, so passes never overlap; on a
  * worker that does not lead, {@code follow} (drop what the last leadership left: state, metrics) and the next tick.
- * Never blocks: the passes run on the Vert.x context the timers fire on. {@link #start()} and {@link #close()} are
- * thread-safe; a pass in flight when closed finishes, and nothing is scheduled after it.
+ * {@link #nudge()} brings the next tick forward: at once when none runs, else right after the running one (an event
+ * the task waits for happened). Never blocks: ticks run on the Vert.x context of {@link #start()}. {@link #start()},
+ * {@link #nudge()} and {@link #close()} are thread-safe; a pass in flight when closed finishes, and nothing is
+ * scheduled after it.
  */
 public final class LeaderTicker {
 
@@ -23,6 +26,11 @@ public final class LeaderTicker {
     private final Runnable follow;
     private volatile boolean closed;
     private volatile long timer = -1;
+    private volatile Context context;
+    /** A tick runs now (its pass has not ended). The ticker's context. */
+    private boolean running;
+    /** A nudge came during a tick: the next one comes at once. The ticker's context. */
+    private boolean nudged;
 
     /**
      * A ticker.
@@ -52,9 +60,28 @@ public final class LeaderTicker {
         this.follow = Objects.requireNonNull(follow, "follow");
     }
 
-    /** Starts ticking. */
+    /** Starts ticking, on a context of its own when called off one. */
     public void start() {
-        schedule();
+        Context c = vertx.getOrCreateContext();
+        context = c;
+        c.runOnContext(v -> schedule());
+    }
+
+    /** Brings the next tick forward: now when none runs, else as soon as the running one ended. */
+    public void nudge() {
+        Context c = context;
+        if (c == null || closed) {
+            return;
+        }
+        c.runOnContext(v -> {
+            long id = timer;
+            if (running) {
+                nudged = true;
+            } else if (id >= 0 && vertx.cancelTimer(id)) {
+                timer = -1;
+                tick();
+            }
+        });
     }
 
     /** Stops ticking (a pass in flight finishes). */
@@ -72,15 +99,20 @@ public final class LeaderTicker {
     }
 
     private void schedule() {
+        running = false;
         if (!closed) {
-            timer = vertx.setTimer(Math.max(1, intervalMs.getAsLong()), id -> tick());
+            long delay = nudged ? 1 : Math.max(1, intervalMs.getAsLong());
+            nudged = false;
+            timer = vertx.setTimer(delay, id -> tick());
         }
     }
 
     private void tick() {
+        timer = -1;
         if (closed) {
             return;
         }
+        running = true;
         if (!leader.getAsBoolean()) {
             follow.run();
             schedule();
@@ -92,6 +124,13 @@ public final class LeaderTicker {
         } catch (RuntimeException e) {
             pass = Future.failedFuture(e);
         }
-        pass.onComplete(ar -> schedule());
+        Context c = context;
+        pass.onComplete(ar -> {
+            if (Vertx.currentContext() == c) {
+                schedule();
+            } else {
+                c.runOnContext(v -> schedule());
+            }
+        });
     }
 }

@@ -18,6 +18,7 @@ import io.shardline.runtime.redis.ShardZones;
 import io.shardline.runtime.shard.MemberLease;
 import io.shardline.runtime.shard.MemberShards;
 import io.shardline.runtime.shard.ShardRedis;
+import io.shardline.runtime.reshard.ReleaseHints;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -70,6 +71,8 @@ public final class ListenerRunner {
     private final FencedShardRelay fences = new FencedShardRelay();
     /** Runs before a listener starts (the Redis ACL check of its keys); a failure fails the start. */
     private final Function<ListenerDefinition, Future<Void>> preflight;
+    /** The members' events: fences to their heartbeat loops, drained reports to the leader's resharding task. */
+    private final MemberShards.Events events;
 
     /**
      * A runner. Create it on a plain thread (not an event loop).
@@ -99,6 +102,23 @@ public final class ListenerRunner {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.view = Objects.requireNonNull(view, "view");
         this.clockMs = Objects.requireNonNull(clockMs, "clockMs");
+        ReleaseHints hints = new ReleaseHints(vertx, config.clusterName());
+        this.events = new MemberShards.Events() {
+            @Override
+            public void fenced(String memberId, ShardId shard, long epoch, String reason) {
+                fences.fenced(memberId, shard, epoch, reason);
+            }
+
+            @Override
+            public void failed(String memberId, ShardId shard, String reason) {
+                fences.failed(memberId, shard, reason);
+            }
+
+            @Override
+            public void drained(ShardId shard, String group) {
+                hints.drained(shard, group);
+            }
+        };
     }
 
     /**
@@ -110,7 +130,7 @@ public final class ListenerRunner {
     public Future<Started> start(ListenerDefinition definition, boolean paused, Predicate<ShardId> shardPaused) {
         // Each member's handler calls and acks are gated by the lease its heartbeat loop computes, on that loop's clock.
         return preflight.apply(definition).compose(checked -> Listener.start(vertx, redis, definition,
-                        config.workerId(), registry, fences, System::currentTimeMillis,
+                        config.workerId(), registry, events, System::currentTimeMillis,
                         memberId -> new MemberLease(clockMs), config.heartbeatIntervalMs()))
                 .compose(listener -> (paused ? listener.pause() : Future.<Void>succeededFuture())
                         .compose(v -> deployMembers(definition, listener, shardPaused))

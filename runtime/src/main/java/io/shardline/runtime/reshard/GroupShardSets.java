@@ -2,8 +2,12 @@ package io.shardline.runtime.reshard;
 
 import io.vertx.core.Future;
 import java.util.List;
+import java.util.Objects;
 
-/** The groups on a stream as the leader's coordinator hosts them, and the change of a group's shard set. */
+/**
+ * The groups on a stream as the leader's coordinator hosts them, what an operator paused of them, and the change of a
+ * group's shard set.
+ */
 public interface GroupShardSets {
 
     /**
@@ -12,8 +16,50 @@ public interface GroupShardSets {
      * @param group the group
      * @param shards the stream's shard count in the group's managed shard set
      * @param members its members (0: nobody reads its shards)
+     * @param paused the group's listeners paused and their paused shards of the stream, sorted
      */
-    record OnStream(String group, int shards, int members) {
+    record OnStream(String group, int shards, int members, List<Paused> paused) {
+
+        /** Copies. */
+        public OnStream {
+            Objects.requireNonNull(group, "group");
+            paused = List.copyOf(paused);
+        }
+
+        /** A group nothing of which is paused. */
+        public OnStream(String group, int shards, int members) {
+            this(group, shards, members, List.of());
+        }
+    }
+
+    /**
+     * A pause that keeps a group's members from reading ({@code PUT /listeners/{name}/pause}, or
+     * {@code /listeners/{name}/shards/{stream}/{i}/pause}: docs/rest-api.yaml): a whole listener of the group ({@code shard} {@value #WHOLE_LISTENER}: its members keep their shards and read nothing) or one shard of
+     * the stream paused for one listener.
+     *
+     * @param listener the listener paused
+     * @param shard the shard index paused, or {@value #WHOLE_LISTENER}
+     */
+    record Paused(String listener, int shard) implements Comparable<Paused> {
+
+        /** The shard of a whole listener's pause. */
+        public static final int WHOLE_LISTENER = -1;
+
+        /** Validates. */
+        public Paused {
+            Objects.requireNonNull(listener, "listener");
+        }
+
+        /** Whether the whole listener is paused. */
+        public boolean whole() {
+            return shard == WHOLE_LISTENER;
+        }
+
+        @Override
+        public int compareTo(Paused o) {
+            int c = listener.compareTo(o.listener);
+            return c != 0 ? c : Integer.compare(shard, o.shard);
+        }
     }
 
     /** Every group of the cluster that consumes {@code stream}. */

@@ -1,5 +1,6 @@
 package io.shardline.runtime.reshard;
 
+import io.shardline.runtime.redis.StreamIds;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,8 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Carries out the {@link Decision}s of one tick of {@link ReshardTask} in order: flips, groups on new shards, barrier
  * releases and retirements on the shards ({@link ReshardShards}, a chunk at a time), group shard sets through the
- * coordinator ({@link GroupShardSets}), the plan and the completion in the topology record ({@link ReshardStore}).
- * Every step is idempotent. Never blocks; used by one tick at a time.
+ * coordinator ({@link GroupShardSets}), the plan and the completion in the topology record ({@link ReshardStore}); after
+ * releases and the completion, a hint to the waiting members ({@link ReleaseHints}). Every step is idempotent. Never blocks; used by one tick at a time.
  */
 final class ReshardSteps {
 
@@ -24,8 +26,11 @@ final class ReshardSteps {
     private final ReshardShards shards;
     private final GroupShardSets groups;
     private final ReshardReport report;
+    private final ReleaseHints hints;
 
-    ReshardSteps(ReshardStore store, ReshardShards shards, GroupShardSets groups, ReshardReport report) {
+    ReshardSteps(ReshardStore store, ReshardShards shards, GroupShardSets groups, ReshardReport report,
+                 ReleaseHints hints) {
+        this.hints = Objects.requireNonNull(hints, "hints");
         this.store = Objects.requireNonNull(store, "store");
         this.shards = Objects.requireNonNull(shards, "shards");
         this.groups = Objects.requireNonNull(groups, "groups");
@@ -53,7 +58,7 @@ final class ReshardSteps {
             if (perShard) {
                 batch.add(d);
             } else {
-                chain = chain.compose(v -> single(machine, epoch, d));
+                chain = chain.compose(v -> single(machine, epoch, d, on));
             }
         }
         List<Decision> rest = List.copyOf(batch);
@@ -80,6 +85,11 @@ final class ReshardSteps {
                     stream, r.shard());
             return shards.retire(stream, r.shard(), epoch, names);
         }).map(done -> {
+            if (releases > 0) {
+                // the waiting members poll now rather than at their next poll
+                hints.publish(stream, batch.stream().filter(d -> d instanceof Decision.Release)
+                        .map(d -> ((Decision.Release) d).group()).collect(Collectors.toCollection(TreeSet::new)));
+            }
             if (flips > 0 || releases > 0) {
                 LOG.info("Resharding of stream '{}' (routing epoch {}): {} shard(s) flipped, {} barrier(s) released",
                         stream, epoch, flips, releases);
@@ -88,7 +98,7 @@ final class ReshardSteps {
         });
     }
 
-    private Future<Void> single(Reshard machine, long epoch, Decision d) {
+    private Future<Void> single(Reshard machine, long epoch, Decision d, List<GroupShardSets.OnStream> on) {
         String stream = machine.stream();
         if (d instanceof Decision.Persist) {
             return store.write(machine, epoch, false, "every group passed the cutover of epoch " + epoch + "; completing",
@@ -108,6 +118,9 @@ final class ReshardSteps {
                     LOG.info("Resharding of stream '{}' completed: {} shards under routing epoch {}", stream,
                             c.shards(), c.epoch());
                     report.completed(stream, c.epoch());
+                    // the finished epochs' cutovers are gone: a member still waiting at one reads on at its next poll
+                    hints.publish(stream, on.stream().map(GroupShardSets.OnStream::group)
+                            .collect(Collectors.toCollection(TreeSet::new)));
                     return null;
                 });
     }

@@ -26,8 +26,11 @@ import org.slf4j.LoggerFactory;
  * {@code progress}. A leader that takes over mid-change resumes from the record: every step is idempotent.
  *
  * <p>Ticks every heartbeat interval while every stream is stable, and every quarter of it (the members' cutover
- * poll, {@link ConsumerSettings#cutoverPollMs}) while a change runs: a barrier is released within that much of its
- * parents' drain, and a waiting member sees it within one poll more, well within one heartbeat interval.
+ * poll, {@link ConsumerSettings#cutoverPollMs}) while a change runs. It does not wait for those ticks where it can
+ * be told ({@link ReleaseHints}): it publishes the parents each group waits for with their cutovers, the member owning
+ * one reports when its acknowledgement reaches the cutover, and that report starts the next pass at once (right
+ * after the running one); a release is published as well, and the waiting members poll their barrier at once. A pass
+ * that flipped or released shards is followed at once by the next (their parents often drain within it).
  *
  * <p>Runs on the leader only; never blocks: every step is a future on the Vert.x context the timer fires on, one
  * tick at a time, the next scheduled when the last one ended.
@@ -49,21 +52,28 @@ public final class ReshardTask {
     private volatile boolean changing;
     /** Whether the pass in flight found a stream changing so far. Leader context. */
     private boolean sawChange;
+    private final ReleaseHints hints;
+    /** The watches last published, by stream then group (published again only when they change). Leader context. */
+    private final Map<String, Map<String, Map<Integer, String>>> watched = new HashMap<>();
+    private volatile io.vertx.core.eventbus.MessageConsumer<?> drained;
 
     /** A task ticking every {@code intervalMs} (the heartbeat interval), every quarter of it while a change runs. */
     ReshardTask(Vertx vertx, TopologyStore topologies, ReshardStore store, ReshardShards shards,
-                       GroupShardSets groups, BooleanSupplier leader, ReshardMetrics metrics, long intervalMs) {
+                       GroupShardSets groups, BooleanSupplier leader, ReshardMetrics metrics, long intervalMs,
+                       ReleaseHints hints) {
         this.topologies = Objects.requireNonNull(topologies, "topologies");
         this.store = Objects.requireNonNull(store, "store");
         this.shards = Objects.requireNonNull(shards, "shards");
         this.groups = Objects.requireNonNull(groups, "groups");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.intervalMs = intervalMs;
+        this.hints = Objects.requireNonNull(hints, "hints");
         this.report = new ReshardReport(metrics);
-        this.steps = new ReshardSteps(store, shards, groups, report);
+        this.steps = new ReshardSteps(store, shards, groups, report, hints);
         long busyMs = ConsumerSettings.cutoverPollMs(intervalMs);
         this.ticker = new LeaderTicker(vertx, () -> changing ? busyMs : intervalMs, leader, this::lead, () -> {
             changing = false;
+            watched.clear();
             metrics.clear();
         });
     }
@@ -77,17 +87,26 @@ public final class ReshardTask {
                                  long intervalMs) {
         return new ReshardTask(vertx, new TopologyStore(redis, clusterName), new ReshardStore(redis),
                 new ReshardShards(redis, new io.shardline.producer.routing.ShardRouting(
-                        new io.shardline.runtime.redis.ClientRoutingRedis(redis))), groups, leader, metrics, intervalMs);
+                        new io.shardline.runtime.redis.ClientRoutingRedis(redis))), groups, leader, metrics, intervalMs,
+                new ReleaseHints(vertx, clusterName));
     }
 
-    /** Starts ticking. */
+    /** Starts ticking; a member's drained report ({@link ReleaseHints}) brings the next pass forward. */
     public void start() {
         ticker.start();
+        drained = hints.onDrained(() -> {
+            LOG.debug("Resharding: a member acknowledged a parent up to its cutover; the next pass starts now");
+            ticker.nudge();
+        });
     }
 
     /** Stops ticking (a step in flight finishes). */
     public void close() {
         ticker.close();
+        var consumer = drained;
+        if (consumer != null) {
+            consumer.unregister();
+        }
     }
 
     /** One tick on the leader: every stream that is not {@code STABLE} one step further. */
@@ -112,6 +131,7 @@ public final class ReshardTask {
             Reshard machine = found.get();
             metrics.stream(stream, machine.state().ordinal(), machine.epoch());
             if (machine.state() == ReshardState.STABLE) {
+                watched.remove(stream);
                 return Future.succeededFuture();
             }
             sawChange = true;
@@ -126,31 +146,56 @@ public final class ReshardTask {
     private Future<Void> step(Reshard machine) {
         String stream = machine.stream();
         long epoch = machine.epoch();
-        return groups.on(stream).compose(on -> observe(machine, on).compose(progress -> {
+        // The groups (from the coordinator, which may be busy with a rebalance the last pass caused) and the shards
+        // are read at once: a group read in between and missing from the shards only holds its barriers.
+        Future<List<GroupShardSets.OnStream>> reading = groups.on(stream);
+        Future<List<ReshardShards.Observed>> observing = observe(machine);
+        return Future.all(reading, observing).compose(both -> {
+            List<GroupShardSets.OnStream> on = reading.result();
+            Progress progress = progress(observing.result(), on);
             Map<String, Object> waits = report.report(machine, on, progress);
+            watch(stream, report.watches());
             List<Decision> decisions = machine.decide(progress);
+            if (decisions.stream().anyMatch(d -> d instanceof Decision.Flip || d instanceof Decision.Release)) {
+                // the next barriers can pass as soon as the parents of the shards flipped or released now drain,
+                // often at once: the next pass comes right after this one, not a quarter interval later
+                ticker.nudge();
+            }
             return steps.run(machine, epoch, decisions, on).compose(v -> machine.state() == ReshardState.STABLE
                     ? Future.succeededFuture()
                     : store.write(machine, epoch, machine.completing(), null, Map.of("progress", ReshardStore.json(waits),
                     "cutover", ReshardStore.json(ReshardReport.cutovers(progress, epoch)))).mapEmpty());
-        }));
+        });
     }
 
-    private Future<Progress> observe(Reshard machine, List<GroupShardSets.OnStream> on) {
-        List<Integer> indexes = IntStream.range(0, machine.maxShards()).boxed().toList();
-        return Chunked.map(indexes, Chunked.POOL_CHUNK, i -> shards.observe(machine.stream(), i)).map(observed -> {
-            TreeMap<String, Integer> managed = new TreeMap<>();
-            on.forEach(g -> managed.put(g.group(), g.shards()));
-            TreeMap<Integer, Progress.Routing> routing = new TreeMap<>();
-            Map<String, Map<Integer, Progress.Position>> positions = new HashMap<>();
-            for (int i = 0; i < observed.size(); i++) {
-                routing.put(i, observed.get(i).routing());
-                int shard = i;
-                observed.get(i).positions().forEach((g, pos) -> positions.computeIfAbsent(g, k -> new HashMap<>())
-                        .put(shard, pos));
+    /** Publishes the watches of {@code stream}'s groups that changed since the last pass. */
+    private void watch(String stream, Map<String, Map<Integer, String>> now) {
+        Map<String, Map<Integer, String>> before = watched.computeIfAbsent(stream, s -> new HashMap<>());
+        now.forEach((group, cutovers) -> {
+            Map<Integer, String> last = before.put(group, cutovers);
+            if (!cutovers.equals(last == null ? Map.of() : last)) {
+                hints.watch(stream, group, cutovers);
             }
-            return new Progress(managed, routing, positions);
         });
+    }
+
+    private Future<List<ReshardShards.Observed>> observe(Reshard machine) {
+        List<Integer> indexes = IntStream.range(0, machine.maxShards()).boxed().toList();
+        return Chunked.map(indexes, Chunked.POOL_CHUNK, i -> shards.observe(machine.stream(), i));
+    }
+
+    private static Progress progress(List<ReshardShards.Observed> observed, List<GroupShardSets.OnStream> on) {
+        TreeMap<String, Integer> managed = new TreeMap<>();
+        on.forEach(g -> managed.put(g.group(), g.shards()));
+        TreeMap<Integer, Progress.Routing> routing = new TreeMap<>();
+        Map<String, Map<Integer, Progress.Position>> positions = new HashMap<>();
+        for (int i = 0; i < observed.size(); i++) {
+            routing.put(i, observed.get(i).routing());
+            int shard = i;
+            observed.get(i).positions().forEach((g, pos) -> positions.computeIfAbsent(g, k -> new HashMap<>())
+                    .put(shard, pos));
+        }
+        return new Progress(managed, routing, positions);
     }
 
 }

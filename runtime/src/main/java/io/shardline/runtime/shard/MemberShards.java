@@ -85,6 +85,13 @@ public final class MemberShards {
          */
         default void failed(String memberId, ShardId shard, String reason) {
         }
+
+        /**
+         * Group {@code group} acknowledged {@code shard} up to the cutover the leader asked its member to watch
+         * ({@link #watchDrain}): the worker tells the leader, whose resharding task checks the barriers at once.
+         */
+        default void drained(ShardId shard, String group) {
+        }
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(MemberShards.class);
@@ -294,6 +301,24 @@ public final class MemberShards {
         return onContext(() -> Future.succeededFuture(machine.atCutover()));
     }
 
+    /**
+     * The leader released barriers of {@code stream} for this member's group (a hint over the event bus): its shards
+     * of the stream waiting at a cutover poll their routing hash now instead of at their next poll. Any thread.
+     */
+    public void barrierReleased(String stream) {
+        context.runOnContext(v -> execute(machine.barrierReleased(stream)));
+    }
+
+    /**
+     * The leader's watch hint: {@code cutovers} (shard index of {@code stream} to cutover id) are the parents this
+     * member's group waits for; its shards among them report reaching their cutover ({@link Events#drained}). Any
+     * thread.
+     */
+    public void watchDrain(String stream, Map<Integer, String> cutovers) {
+        Map<Integer, String> copy = Map.copyOf(cutovers);
+        context.runOnContext(v -> execute(machine.watchDrain(stream, copy)));
+    }
+
     // ---- the driver: carries out the machine's decisions, brings results back as events ----
 
     /** Carries out {@code actions} in order; returns the futures of the {@code onRevoked} calls among them. */
@@ -369,6 +394,8 @@ public final class MemberShards {
             events.fenced(memberId(), a.shard().shard(), a.shard().ownerEpoch(), a.reason());
         } else if (action instanceof ShardAction.Failed a) {
             events.failed(memberId(), a.shard().shard(), a.reason());
+        } else if (action instanceof ShardAction.Drained a) {
+            events.drained(a.shard().shard(), a.shard().fence().group());
         }
         return null;
     }

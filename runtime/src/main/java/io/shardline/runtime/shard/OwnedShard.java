@@ -53,6 +53,13 @@ final class OwnedShard implements ShardContext {
     long cutoverEpoch;
     /** When the shard started waiting at {@link #cutoverEpoch} (the machine's nano clock). */
     long cutoverSinceNanos;
+    /**
+     * The cutover of this shard that a resharding barrier of another shard waits for (the leader's watch hint), or
+     * null: the member reports when its acknowledgement reaches it.
+     */
+    String drainWatch;
+    /** The highest id this ownership acknowledged, or null before its first acknowledgement. */
+    String lastAcked;
     /** Consecutive Redis failures, for the error backoff. */
     int redisFailures;
 

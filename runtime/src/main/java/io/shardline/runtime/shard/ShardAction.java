@@ -74,4 +74,8 @@ sealed interface ShardAction {
     /** Tell the member's owner that the shard stopped on an error no retry fixes ({@code Events#failed}). */
     record Failed(OwnedShard shard, String reason) implements ShardAction {
     }
+
+    /** Tell the leader that the group acknowledged the shard up to the cutover it watched ({@code Events#drained}). */
+    record Drained(OwnedShard shard) implements ShardAction {
+    }
 }

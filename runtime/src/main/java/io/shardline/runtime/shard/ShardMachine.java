@@ -252,6 +252,39 @@ final class ShardMachine {
         }
     }
 
+    /**
+     * The leader released barriers of {@code stream} for this member's group (a hint, docs/protocol.md section 8b):
+     * every shard of the stream waiting for its next cutover poll polls now. The poll decides; a lost hint costs one
+     * poll interval.
+     */
+    List<ShardAction> barrierReleased(String stream) {
+        shards.values().forEach(s -> {
+            if (s.phase() == ShardPhase.AT_CUTOVER && s.activity() == ShardActivity.WAITING
+                    && s.shard().stream().equals(stream)) {
+                cancelTimer(s);
+                activity(s, ShardActivity.PARKED, "the leader released a barrier of the stream");
+                schedule(s);
+            }
+        });
+        return done();
+    }
+
+    /**
+     * The leader's watch hint: the group waits for this member's shards of {@code stream} in {@code cutovers} (by
+     * index) to be acknowledged up to those cutovers; each reports it ({@link ShardAction.Drained}) when it does, or at
+     * once when it did already. Shards of the stream not named stop watching.
+     */
+    List<ShardAction> watchDrain(String stream, Map<Integer, String> cutovers) {
+        shards.values().forEach(s -> {
+            if (s.shard().stream().equals(stream) && s.phase().active()) {
+                String cut = cutovers.get(s.shard().index());
+                s.drainWatch = cut == null || "0-0".equals(cut) ? null : cut;
+                outcomes.maybeDrained(s);
+            }
+        });
+        return done();
+    }
+
     // ---- results of calls (decided in ShardOutcomes) ----
 
     List<ShardAction> takeoverDone(OwnedShard s, ShardCommands.TakeoverPage page) {

@@ -2,6 +2,7 @@ package io.shardline.runtime.shard;
 
 import io.shardline.api.handler.StreamRecord;
 import java.util.ArrayList;
+import io.shardline.runtime.redis.StreamIds;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -244,11 +245,35 @@ final class ShardOutcomes {
 
     void acked(OwnedShard s) {
         s.redisFailures = 0;
+        noteAcked(s);
         s.unacked = List.of();
         if (s.batch != null && s.batch.finished()) {
             s.batch = null;
         }
         m.finish(s, ShardMachine.Next.AGAIN, 0);
+    }
+
+    /**
+     * The acknowledgement of {@code s.unacked} went through (they are in shard order): the highest id acknowledged
+     * rises, and a watched cutover it reaches is reported to the leader once (docs/protocol.md section 8b).
+     */
+    private void noteAcked(OwnedShard s) {
+        if (s.unacked.isEmpty()) {
+            return;
+        }
+        String last = s.unacked.get(s.unacked.size() - 1);
+        if (s.lastAcked == null || StreamIds.compare(last, s.lastAcked) > 0) {
+            s.lastAcked = last;
+        }
+        maybeDrained(s);
+    }
+
+    /** Reports the shard drained to its watched cutover when its acknowledgements reached it. */
+    void maybeDrained(OwnedShard s) {
+        if (s.drainWatch != null && s.lastAcked != null && StreamIds.compare(s.lastAcked, s.drainWatch) >= 0) {
+            s.drainWatch = null;
+            m.emit(new ShardAction.Drained(s));
+        }
     }
 
     /** The hot path: acknowledge the batch just handled and read the next one in one call. */
@@ -278,6 +303,7 @@ final class ShardOutcomes {
 
     void ackAndReadDone(OwnedShard s, ShardCommands.ReadResult page) {
         s.redisFailures = 0;
+        noteAcked(s);
         s.unacked = List.of();
         s.batch = null;
         if (!s.phase().active()) {

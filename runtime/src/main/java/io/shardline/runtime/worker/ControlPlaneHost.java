@@ -4,10 +4,12 @@ import com.codahale.metrics.MetricRegistry;
 import io.shardline.runtime.control.ClusterView;
 import io.shardline.runtime.control.ControlEndpoint;
 import io.shardline.runtime.control.DefaultControlPlane;
+import io.shardline.runtime.control.HostedGroup;
 import io.shardline.runtime.control.ListenerConfigStore;
 import io.shardline.runtime.control.ListenerStateStore;
 import io.shardline.runtime.control.ListenerStatusSampler;
 import io.shardline.runtime.control.LocalListeners;
+import io.shardline.runtime.control.PausedGroups;
 import io.shardline.runtime.control.RestConfigPolicy;
 import io.shardline.runtime.listener.ListenerConfig;
 import io.shardline.runtime.metrics.JmxMetrics;
@@ -31,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * Everything of the control plane a worker runs besides its listeners: the REST server, this worker's
@@ -85,30 +88,42 @@ public final class ControlPlaneHost {
                             registry, new ShardMetrics(registry), history, leader, System::currentTimeMillis);
                     sampler.start(SAMPLE_INTERVAL_MS);
                     RedisMetrics.register(registry, redis);
-                    // Retention runs on the leader, over every listener's declaration (files and REST).
-                    RetentionTask retention = new RetentionTask(vertx, new RetentionTrim(redis), () -> plane.configs().all()
+                    // Every listener's declaration (files and REST).
+                    Supplier<Future<Map<String, Map<String, String>>>> definitions = () -> plane.configs().all()
                             .map(stored -> {
                                 Map<String, Map<String, String>> all = new TreeMap<>(stored);
                                 all.putAll(cluster.fileListeners());
                                 return all;
-                            }), leader, new RetentionMetrics(registry), System::currentTimeMillis, config.retention());
+                            });
+                    // Retention runs on the leader, over every listener's declaration.
+                    RetentionTask retention = new RetentionTask(vertx, new RetentionTrim(redis), definitions, leader,
+                            new RetentionMetrics(registry), System::currentTimeMillis, config.retention());
                     retention.start();
                     // Resharding runs on the leader too (docs/operations.md, "Changing the shard count").
-                    ReshardTask reshard = ReshardTask.of(vertx, redis, config.clusterName(), groupShardSets(cluster),
-                            leader, new ReshardMetrics(registry), config.heartbeatIntervalMs());
+                    ReshardTask reshard = ReshardTask.of(vertx, redis, config.clusterName(),
+                            groupShardSets(cluster, states, definitions), leader, new ReshardMetrics(registry),
+                            config.heartbeatIntervalMs());
                     reshard.start();
                     return new ControlPlaneHost(rest, endpoint, JmxMetrics.start(registry), sampler, retention,
                             reshard);
                 }));
     }
 
-    /** The groups on a stream and their shard-set changes, through the leader's coordinator. */
-    private static GroupShardSets groupShardSets(ClusterView cluster) {
+    /**
+     * The groups on a stream and their shard-set changes, through the leader's coordinator, with what is paused of
+     * them ({@link PausedGroups}: the target states and the listeners' definitions).
+     */
+    private static GroupShardSets groupShardSets(ClusterView cluster, ListenerStateStore states,
+                                                 Supplier<Future<Map<String, Map<String, String>>>> definitions) {
         return new GroupShardSets() {
             @Override
             public Future<List<OnStream>> on(String stream) {
-                return cluster.hostedGroups().map(all -> all.stream().filter(g -> g.streams().containsKey(stream))
-                        .map(g -> new OnStream(g.group(), g.streams().get(stream), g.members())).toList());
+                return Future.all(cluster.hostedGroups(), states.snapshot(), definitions.get()).map(all -> {
+                    Map<String, List<Paused>> paused = PausedGroups.on(stream, all.resultAt(1), all.resultAt(2));
+                    return all.<List<HostedGroup>>resultAt(0).stream().filter(g -> g.streams().containsKey(stream))
+                            .map(g -> new OnStream(g.group(), g.streams().get(stream), g.members(),
+                                    paused.getOrDefault(g.group(), List.of()))).toList();
+                });
             }
 
             @Override

@@ -20,6 +20,7 @@ import io.shardline.runtime.plugin.PluginError;
 import io.shardline.runtime.plugin.Plugins;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.ShardZones;
+import io.shardline.runtime.reshard.ReleaseHints;
 import io.shardline.runtime.topology.TopologyCheck;
 import io.shardline.runtime.topology.TopologyStore;
 import io.shardline.runtime.control.ControlKeys;
@@ -35,6 +36,8 @@ import io.shardline.runtime.store.MetadataKeys;
 import io.shardline.runtime.store.RecordCodec;
 import io.shardline.runtime.store.RedisGroupLog;
 import io.vertx.core.Future;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -152,6 +155,10 @@ public final class Worker {
             started.push(() -> supervisor.close().transform(v -> Future.join(supervisor.listeners().stream()
                     .map(Listener::close).toList())));
             await(supervisor.start(config.heartbeatIntervalMs()));
+            // The leader's resharding hints to this worker's members (docs/protocol.md section 8b, "The barrier").
+            MessageConsumer<JsonObject> releases = new ReleaseHints(cluster.vertx(), config.clusterName())
+                    .listen(new ReshardHintRelay(supervisor::listeners));
+            started.push(releases::unregister);
             phases.done("listeners");
             ControlPlaneHost controlPlane = await(ControlPlaneHost.start(cluster.vertx(), config, redis, plugins,
                     registry, supervisor, new WorkerClusterView(cluster.vertx(), config.clusterName(), config.workerId(),

@@ -19,11 +19,13 @@ import io.shardline.runtime.redis.RedisReplies;
 import io.shardline.runtime.shard.MemberShards;
 import io.shardline.runtime.shard.RuntimeShardRedis;
 import io.shardline.runtime.shard.ShardCommands;
+import io.shardline.runtime.testing.Await;
 import io.shardline.runtime.topology.TopologyStore;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -60,6 +62,8 @@ class ReshardTaskTest {
     private ReshardTask task;
     /** The group's managed shard count of the stream, as the coordinator would hold it. */
     private int managed = 4;
+    /** What an operator paused of the group. */
+    private List<GroupShardSets.Paused> paused = List.of();
 
     @BeforeEach
     void start(RedisServer server) {
@@ -70,7 +74,7 @@ class ReshardTaskTest {
         GroupShardSets groups = new GroupShardSets() {
             @Override
             public Future<List<OnStream>> on(String s) {
-                return Future.succeededFuture(s.equals(stream) ? List.of(new OnStream(GROUP, managed, 1)) : List.of());
+                return Future.succeededFuture(s.equals(stream) ? List.of(new OnStream(GROUP, managed, 1, paused)) : List.of());
             }
 
             @Override
@@ -80,7 +84,8 @@ class ReshardTaskTest {
             }
         };
         task = new ReshardTask(vertx, topologies, store, new ReshardShards(redis, new ShardRouting(
-                new ClientRoutingRedis(redis))), groups, () -> true, new ReshardMetrics(new MetricRegistry()), 1_000);
+                new ClientRoutingRedis(redis))), groups, () -> true, new ReshardMetrics(new MetricRegistry()), 1_000,
+                new ReleaseHints(vertx, "rt"));
         result(topologies.create(stream, 4, "test"), WAIT);
         for (int i = 0; i < 4; i++) {
             send(Request.cmd(Command.XGROUP).arg("CREATE").arg(key(i)).arg(GROUP).arg("0").arg("MKSTREAM"));
@@ -125,9 +130,20 @@ class ReshardTaskTest {
 
     @Test
     void aShardWhoseOnlyParentIsItselfIsNeverStoppedAtItsCutoverWhileANewShardWaitsForItsParent() {
+        List<JsonObject> hints = new java.util.concurrent.CopyOnWriteArrayList<>();
+        vertx.eventBus().<JsonObject>consumer(ReleaseHints.address("rt"), m -> hints.add(m.body()));
         change(r -> r.start(8)); // 4 divides 8: shard i < 4 has only itself as parent, shard i + 4 has i
         tick();
         assertThat(task.changing()).as("the task ticks faster while a change runs").isTrue();
+        Await.until(() -> !hints.isEmpty(), WAIT, 10, "the release hint to the members");
+        tick(); // observes the flip: the watch
+        Await.until(() -> hints.size() >= 2, WAIT, 10, "the watch hint to the members");
+        assertThat(hints).as("shards 0-3 released; shards 4-7 wait for 0-3 drained to their cutovers").containsExactly(
+                new JsonObject().put("kind", "released").put("stream", stream).put("groups",
+                        new io.vertx.core.json.JsonArray().add(GROUP)),
+                new JsonObject().put("kind", "watch").put("stream", stream).put("group", GROUP).put("cutovers",
+                        new JsonObject().put("0", routing(0).get("cutover:2")).put("1", routing(1).get("cutover:2"))
+                                .put("2", routing(2).get("cutover:2")).put("3", routing(3).get("cutover:2"))));
         for (int i = 0; i < 4; i++) {
             assertThat(routing(i)).as("shard %d released at its flip, its 3 entries unread", i)
                     .containsEntry("released:" + GROUP, "2").containsEntry("epoch", "2");
@@ -148,6 +164,25 @@ class ReshardTaskTest {
         tickUntilStable();
         tick();
         assertThat(task.changing()).as("back to the heartbeat interval once stable").isFalse();
+    }
+
+    @Test
+    void aPausedListenerAndAPausedShardTheChangeWaitsForAreShownAsBlockedButNotAPausedShardItDoesNotWaitFor() {
+        paused = List.of(new GroupShardSets.Paused("x", GroupShardSets.Paused.WHOLE_LISTENER),
+                new GroupShardSets.Paused("x", 0), new GroupShardSets.Paused("x", 3));
+        change(r -> r.start(8)); // shard i + 4 waits for shard i
+        drain(3);
+        tick();
+        tick();
+
+        JsonObject progress = new JsonObject(topology().get("progress"));
+        assertThat(progress.getJsonArray("blocked").getList()).as(progress.encode()).containsExactly(
+                "group 'g' is paused (listener 'x'): its members keep their shards but read nothing, so the change "
+                        + "cannot pass its barriers; resume it (bin/shardline listeners resume x) or roll the change "
+                        + "back (bin/shardline streams rollback " + stream + ")",
+                "shard " + stream + ":3 of group 'g' is paused (listener 'x'): the change waits for the group to drain "
+                        + "it to its cutover; resume it (PUT /listeners/x/shards/" + stream + "/3/resume) or roll the "
+                        + "change back (bin/shardline streams rollback " + stream + ")");
     }
 
     @Test

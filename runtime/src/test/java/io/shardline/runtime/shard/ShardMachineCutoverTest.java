@@ -58,6 +58,34 @@ class ShardMachineCutoverTest {
     }
 
     @Test
+    void theLeadersReleaseHintPollsAWaitingShardOfTheStreamAtOnce() {
+        OwnedShard s = waitingAtCutover(S);
+        assertThat(m.barrierReleased("other")).as("another stream's hint").isEmpty();
+        assertThat(m.barrierReleased(S.stream())).containsExactly(new ShardAction.PollCutover(s, 2));
+        assertThat(h.timers.pending()).as("its timed poll cancelled").isEmpty();
+        assertThat(m.barrierReleased(S.stream())).as("a poll in flight: nothing more").isEmpty();
+        assertThat(m.cutoverPolled(s, true)).containsExactly(new ShardAction.Read(s, ">", false));
+    }
+
+    @Test
+    void aWatchedParentReportsOnceWhenItsAcknowledgementReachesTheCutover() {
+        OwnedShard s = reading(S);
+        assertThat(m.watchDrain(S.stream(), Map.of(0, "15-0"))).as("nothing acknowledged yet").isEmpty();
+        List<StreamRecord> first = records(S, 1, 10);
+        m.readDone(s, false, new ShardCommands.ReadResult("10-0", first));
+        m.handled(s, first, 0, null);
+        assertThat(m.ackAndReadDone(s, new ShardCommands.ReadResult("10-0", records(S, 11, 20))))
+                .as("acknowledged up to 10-0, below the cutover").doesNotHaveAnyElementsOfTypes(ShardAction.Drained.class);
+        List<StreamRecord> second = records(S, 11, 20);
+        m.handled(s, second, 0, null);
+        assertThat(m.ackAndReadDone(s, new ShardCommands.ReadResult("20-0", List.of())))
+                .contains(new ShardAction.Drained(s));
+        assertThat(m.watchDrain(S.stream(), Map.of(0, "15-0"))).as("watched again, past it already")
+                .containsExactly(new ShardAction.Drained(s));
+        assertThat(m.watchDrain(S.stream(), Map.of(1, "15-0"))).as("another shard watched").isEmpty();
+    }
+
+    @Test
     void releaseWhileWaitingIsImmediateAndCancelsThePoll() {
         OwnedShard s = waitingAtCutover(S);
         assertThat(m.release(S)).containsExactly(new ShardAction.Unwatch(S), new ShardAction.Revoke(s));

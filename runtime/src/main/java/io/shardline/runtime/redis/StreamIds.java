@@ -1,13 +1,13 @@
-package io.shardline.runtime.reshard;
+package io.shardline.runtime.redis;
 
 /** Redis stream entry ids ({@code <ms>-<seq>}) compared as numbers. Stateless. */
-final class StreamIds {
+public final class StreamIds {
 
     private StreamIds() {
     }
 
     /** Negative, zero or positive as {@code a} is below, equal to or above {@code b}. */
-    static int compare(String a, String b) {
+    public static int compare(String a, String b) {
         int c = Long.compareUnsigned(part(a, 0), part(b, 0));
         return c != 0 ? c : Long.compareUnsigned(part(a, 1), part(b, 1));
     }
