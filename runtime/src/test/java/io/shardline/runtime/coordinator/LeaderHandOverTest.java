@@ -133,10 +133,12 @@ class LeaderHandOverTest {
         // w1 hangs (as under SIGSTOP): requests to it are taken and never answered. Once both members have a
         // heartbeat stuck there, w1's Hazelcast membership ends and the view names w2: a member must not wait for
         // its request to w1 to time out (2 s, as long as its whole lease).
+        // The hung consumer is in place before w1's coordinator goes, so no heartbeat finds nobody at w1's address
+        // (a member whose request failed at once would rightly ask w2 from then on and never be stuck at w1).
         List<String> stuck = new CopyOnWriteArrayList<>();
+        result(vertx.eventBus().<io.vertx.core.json.JsonObject>consumer(CoordinatorWire.address(cluster, "w1"),
+                message -> stuck.add(message.body().getString("memberId"))).completion(), WAIT);
         result(vertx.undeploy(deployments.get("w1")), WAIT);
-        vertx.eventBus().<io.vertx.core.json.JsonObject>consumer(CoordinatorWire.address(cluster, "w1"),
-                message -> stuck.add(message.body().getString("memberId")));
         until(() -> stuck.contains("w2-l-m0") && stuck.contains("w3-l-m0"), WAIT, 5, "heartbeats stuck at w1");
         members.set(List.of(workers.get("w2"), workers.get("w3")));
         publishView();
