@@ -3,7 +3,6 @@ package io.shardline.runtime.shard;
 import io.shardline.api.handler.HandlerContext;
 import io.shardline.api.handler.ShardId;
 import io.shardline.api.handler.StreamRecord;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,22 +14,22 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The consumption of one member's shards as one state machine: every owned shard's {@link ShardPhase} and
- * {@link ShardActivity} (changed only through {@link OwnedShard#transition}), the member's ready queue, its
- * {@code max.concurrency} local workers and the {@link ReadPriority} of keeping-up reads. It does no I/O: every
- * entry point (a request of the member, the result of a call, a timer, a wake-up) returns the {@link ShardAction}s
- * the driver ({@link MemberShards}) carries out, and the driver brings each call's result back as the next event.
- * Timers go through the {@link ShardTimers} port, so tests run it under a manual clock.
+ * {@link ShardActivity} (changed only through {@link OwnedShard#transition}), the member's requests (acquire,
+ * release, pause, fence) and the events that come back from the driver. It does no I/O: every entry point (a request
+ * of the member, the result of a call, a timer, a wake-up) returns the {@link ShardAction}s the driver
+ * ({@link MemberShards}) carries out, and the driver brings each call's result back as the next event.
  *
  * <p>A step is one decision for one shard ({@link #step}): send a held acknowledgement (with the next read when it
  * reads on), dead-letter, call the handler (the only step that takes a worker), take over, replay or read. A shard
  * has at most one step in flight, so at most one read loop and one batch; its records are handled in entry-id order.
- * The outcomes of steps (what a read, a handler call, an ack or a failure means) are decided in {@link ShardOutcomes}.
- * A shard whose read finds nothing left below an unreleased resharding cutover waits in {@link ShardPhase#AT_CUTOVER},
- * polling its routing hash ({@link ShardAction.PollCutover}) until the group's barrier is released.
+ * The machine is three parts behind the one gate: this class (the states, the member's requests, the events and the
+ * step), {@link ShardScheduler} (when a step runs: the ready queues, the {@code max.concurrency} local workers, the
+ * {@link ReadPriority} of keeping-up reads, idle waits, the ack linger and timers through the {@link ShardTimers} port,
+ * so tests run it under a manual clock) and {@link ShardOutcomes} (what a read, a handler call, an ack or a failure
+ * means). A shard whose read finds nothing left below an unreleased resharding cutover waits in
+ * {@link ShardPhase#AT_CUTOVER}, polling its routing hash ({@link ShardAction.PollCutover}) until the group's barrier
+ * is released; the read behind a wake-up read is claimed and landed here ({@link ReadBehind}).
  * See docs/architecture.md, "A record's way through the code".
- *
- * <p>Size: one concept (the member's shards, their queue and workers behind one gate) at about 620 lines (the read behind a wake-up read: claims and landings, {@link ReadBehind}); what a
- * call's result means lives in {@link ShardOutcomes} so that this file is the states, the events and the scheduling.
  *
  * <p>Member context only; not thread-safe, except {@link #view} (any thread).
  */
@@ -44,20 +43,12 @@ final class ShardMachine {
     final ConsumptionMetrics metrics;
     final LongSupplier nanoClock;
     private final HandlerContext handlerContext;
-    private final ShardTimers timers;
+    final ShardScheduler scheduler;
     private final ShardOutcomes outcomes;
     private final Map<ShardId, OwnedShard> shards = new TreeMap<>();
     private final Map<ShardId, ShardPhase> view = new ConcurrentHashMap<>();
-    private final ReadPriority readPriority = new ReadPriority();
-    /** Shards with a batch to hand to the handler, waiting for a local worker (FIFO: round-robin). */
-    private final ArrayDeque<OwnedShard> ready = new ArrayDeque<>();
-    /** Shards whose next step is a Redis call: they need no worker. */
-    private final ArrayDeque<OwnedShard> redisSteps = new ArrayDeque<>();
     /** The decisions of the event being handled. */
     private List<ShardAction> out = new ArrayList<>(4);
-    /** Local workers in use: handler calls running now (at most {@code max.concurrency}). */
-    private int busy;
-    private boolean pumping;
     private boolean memberPaused;
     private boolean closed;
 
@@ -69,7 +60,7 @@ final class ShardMachine {
         this.lease = lease;
         this.metrics = metrics;
         this.nanoClock = nanoClock;
-        this.timers = timers;
+        this.scheduler = new ShardScheduler(this, timers);
         this.outcomes = new ShardOutcomes(this);
     }
 
@@ -107,7 +98,7 @@ final class ShardMachine {
         if (s.phase() == ShardPhase.RELEASING) {
             maybeFinishRelease(s);
         }
-        schedule(s);
+        scheduler.schedule(s);
         return done();
     }
 
@@ -120,10 +111,10 @@ final class ShardMachine {
         if (s == null || !s.phase().active() || s.phase() == ShardPhase.RELEASING) {
             return done();
         }
-        unschedule(s);
+        scheduler.unschedule(s);
         phase(s, ShardPhase.RELEASING, "released by the member");
         if (!maybeFinishRelease(s) && settings.releaseMode() == ConsumerSettings.ReleaseMode.FINISH) {
-            schedule(s); // finish the batch in flight (a no-op while a step or a timer is pending)
+            scheduler.schedule(s); // finish the batch in flight (a no-op while a step or a timer is pending)
         }
         return done();
     }
@@ -141,8 +132,8 @@ final class ShardMachine {
         OwnedShard s = shards.get(shard);
         if (s != null) {
             s.paused = true;
-            unschedule(s);
-            schedule(s);
+            scheduler.unschedule(s);
+            scheduler.schedule(s);
         }
         return done();
     }
@@ -152,7 +143,7 @@ final class ShardMachine {
         OwnedShard s = shards.get(shard);
         if (s != null && s.paused) {
             s.paused = false;
-            schedule(s);
+            scheduler.schedule(s);
         }
         return done();
     }
@@ -162,9 +153,9 @@ final class ShardMachine {
         memberPaused = paused;
         for (OwnedShard s : new ArrayList<>(shards.values())) {
             if (paused) {
-                unschedule(s);
+                scheduler.unschedule(s);
             }
-            schedule(s);
+            scheduler.schedule(s);
         }
         return done();
     }
@@ -179,23 +170,7 @@ final class ShardMachine {
 
     /** The timer {@code id} of {@code s} fired. */
     List<ShardAction> timerFired(OwnedShard s, ShardTimers.Kind kind, long id) {
-        if (kind == ShardTimers.Kind.LINGER && s.lingerTimerId == id) {
-            s.lingerTimerId = -1;
-            if (s.activity() == ShardActivity.LINGERING) {
-                // it stays on its wake-up connection meanwhile; a wake-up in between makes it read again
-                activity(s, ShardActivity.PARKED, "ack linger over");
-                if (s.behindInFlight) {
-                    emit(new ShardAction.Unwatch(s.shard())); // its read behind the wake-up read is awaited: land it now
-                }
-                schedule(s);
-            }
-        } else if (kind == ShardTimers.Kind.RETRY && s.timerId == id) {
-            s.timerId = -1;
-            if (s.activity() == ShardActivity.WAITING) {
-                activity(s, ShardActivity.PARKED, "timer over");
-                schedule(s);
-            }
-        }
+        scheduler.timerFired(s, kind, id);
         return done();
     }
 
@@ -204,7 +179,7 @@ final class ShardMachine {
         OwnedShard s = shards.get(shard);
         if (s != null && s.phase().active() && s.phase() != ShardPhase.AT_CUTOVER) {
             if (s.activity().idle()) {
-                wake(s);
+                scheduler.wake(s);
             } else {
                 s.rereadOnEmpty = true; // still on the wake-up connection after its linger ran out
             }
@@ -238,20 +213,6 @@ final class ShardMachine {
         return done();
     }
 
-    /** An idle shard stops waiting (or one that stopped waiting meanwhile is looked at again): its next step. */
-    void wake(OwnedShard s) {
-        leaveIdle(s);
-        schedule(s);
-    }
-
-    /** An idle shard stops waiting on the wake-up connections ({@link ShardActivity#PARKED}); others stay as they are. */
-    void leaveIdle(OwnedShard s) {
-        if (s.activity().idle()) {
-            cancelLinger(s);
-            activity(s, ShardActivity.PARKED, "woken");
-        }
-    }
-
     /**
      * The leader released barriers of {@code stream} for this member's group (a hint, docs/protocol.md section 8b):
      * every shard of the stream waiting for its next cutover poll polls now. The poll decides; a lost hint costs one
@@ -259,11 +220,8 @@ final class ShardMachine {
      */
     List<ShardAction> barrierReleased(String stream) {
         shards.values().forEach(s -> {
-            if (s.phase() == ShardPhase.AT_CUTOVER && s.activity() == ShardActivity.WAITING
-                    && s.shard().stream().equals(stream)) {
-                cancelTimer(s);
-                activity(s, ShardActivity.PARKED, "the leader released a barrier of the stream");
-                schedule(s);
+            if (s.phase() == ShardPhase.AT_CUTOVER && s.shard().stream().equals(stream)) {
+                scheduler.endWait(s, "the leader released a barrier of the stream");
             }
         });
         return done();
@@ -299,11 +257,7 @@ final class ShardMachine {
 
     /** The handler call for {@code records} returned; {@code error} is null on success. */
     List<ShardAction> handled(OwnedShard s, List<StreamRecord> records, long startedNanos, Throwable error) {
-        if (s.activity() == ShardActivity.HANDLING) {
-            busy--; // its worker goes to the next shard waiting; the shard acknowledges without one
-            activity(s, ShardActivity.STEPPING, "handler returned");
-            pump();
-        }
+        scheduler.handlerReturned(s);
         outcomes.handled(s, records, startedNanos, error);
         return done();
     }
@@ -370,14 +324,20 @@ final class ShardMachine {
         return memberPaused;
     }
 
+    /** Whether the member is closing ({@link #close}). */
+    boolean closed() {
+        return closed;
+    }
+
     /** Local workers in use now. */
     int busyWorkers() {
-        return busy;
+        return scheduler.busyWorkers();
     }
 
     // ---- the step: one decision for one shard ----
 
-    private void step(OwnedShard s) {
+    /** The shard's next step, started by the {@link ShardScheduler}. */
+    void step(OwnedShard s) {
         if (!lease.valid()) {
             outcomes.leaseLapsed(s, "read or handle");
         } else if (acksFirst(s)) {
@@ -401,7 +361,7 @@ final class ShardMachine {
         } else if (s.phase() == ShardPhase.AT_CUTOVER) {
             emit(new ShardAction.PollCutover(s, s.cutoverEpoch));
         } else {
-            finish(s, Next.STOP, 0);
+            scheduler.finish(s, ShardScheduler.Next.STOP, 0);
         }
     }
 
@@ -410,183 +370,13 @@ final class ShardMachine {
      * wake-up read and not yet started while the shard reads on; that batch is handled first and the held ids go with
      * the acknowledgement of its records (one call less on a record's way).
      */
-    private boolean acksFirst(OwnedShard s) {
+    boolean acksFirst(OwnedShard s) {
         return !s.unacked.isEmpty() && (s.batch == null || s.batch.started() || !readsOn(s));
-    }
-
-    /** What a shard does after its step. */
-    enum Next {
-        /** Step again (queued at the tail). */
-        AGAIN,
-        /** Wait for new entries on the wake-up connections. */
-        IDLE,
-        /** As {@link #IDLE}, holding the acknowledgement of the batch just handled. */
-        LINGER,
-        /** Wait for a timer of {@code delayMs}. */
-        WAIT,
-        /** Nothing now (the shard stopped, or waits for a request of the member). */
-        STOP
     }
 
     /** Whether the shard reads on after this step: reading new entries and paused neither alone nor with its member. */
     boolean readsOn(OwnedShard s) {
         return s.phase() == ShardPhase.READING && !s.paused && !memberPaused;
-    }
-
-    /** Runs {@code call} now, or once the keeping-up reads in flight now have returned ({@link ReadPriority}). */
-    void afterKeepingUpReads(Runnable call) {
-        readPriority.afterReadsInFlight(call);
-    }
-
-    // ---- scheduling ----
-
-    private boolean runnable(OwnedShard s) {
-        if (closed && s.phase() != ShardPhase.RELEASING || s.behindInFlight) {
-            return false; // a claimed shard's read is in flight behind a wake-up read
-        }
-        return switch (s.phase()) {
-            // a paused shard still sends the acknowledgement it holds (ack linger), then stops
-            case TAKING_OVER, REPLAYING, READING, AT_CUTOVER -> !s.paused && !memberPaused || !s.unacked.isEmpty();
-            case RELEASING -> settings.releaseMode() == ConsumerSettings.ReleaseMode.FINISH
-                    && (s.batch != null && s.batch.started() || !s.unacked.isEmpty());
-            default -> false;
-        };
-    }
-
-    /** Queues a {@link ShardActivity#PARKED} shard for its next step if it has one. */
-    void schedule(OwnedShard s) {
-        if (s.activity() != ShardActivity.PARKED || !runnable(s)) {
-            return;
-        }
-        activity(s, ShardActivity.QUEUED, "has a step");
-        (needsWorker(s) ? ready : redisSteps).addLast(s);
-        pump();
-    }
-
-    /** True when the shard's next step calls the handler (see {@link #step}): only that takes a worker. */
-    private boolean needsWorker(OwnedShard s) {
-        return s.batch != null && !acksFirst(s) && !s.batch.deadLetterDue();
-    }
-
-    /** Starts every queued Redis step, and as many handler steps as there are free workers, the longest waiting first. */
-    private void pump() {
-        if (pumping) {
-            return;
-        }
-        pumping = true;
-        try {
-            boolean started = true;
-            while (started) {
-                started = false;
-                while (!redisSteps.isEmpty()) {
-                    started |= start(redisSteps.pollFirst(), false);
-                }
-                while (busy < settings.maxConcurrency() && !ready.isEmpty()) {
-                    started |= start(ready.pollFirst(), true);
-                }
-            }
-        } finally {
-            pumping = false;
-        }
-    }
-
-    private boolean start(OwnedShard s, boolean worker) {
-        if (!runnable(s)) {
-            activity(s, ShardActivity.PARKED, "nothing to do when its turn came");
-            return false;
-        }
-        if (worker) {
-            busy++;
-            activity(s, ShardActivity.HANDLING, "a local worker is free");
-        } else {
-            activity(s, ShardActivity.STEPPING, "Redis step");
-            if (s.keepingUp && s.phase() == ShardPhase.READING) {
-                s.readTicket = readPriority.started(); // a read (or ack-and-read) on its records' latency path
-            }
-        }
-        step(s);
-        return true;
-    }
-
-    /** The shard's step is over ({@link ShardActivity#STEPPING}, or {@code HANDLING} without a handler call): what next. */
-    void finish(OwnedShard s, Next next, long delayMs) {
-        if (s.activity() == ShardActivity.HANDLING) {
-            busy--; // the step took a worker but did not call the handler (the lease had run out)
-            activity(s, ShardActivity.STEPPING, "no handler call");
-        }
-        if (s.readTicket >= 0) {
-            long ticket = s.readTicket;
-            s.readTicket = -1;
-            readPriority.ended(ticket);
-        }
-        if (!s.phase().active()) {
-            activity(s, ShardActivity.DONE, "step ended after the shard stopped");
-            pump();
-            return;
-        }
-        activity(s, ShardActivity.PARKED, "step over");
-        if (s.phase() == ShardPhase.RELEASING) {
-            maybeFinishRelease(s);
-        }
-        if (s.phase().active()) {
-            switch (next) {
-                case AGAIN -> schedule(s);
-                case IDLE, LINGER -> park(s, next == Next.LINGER);
-                case WAIT -> {
-                    activity(s, ShardActivity.WAITING, "waits for a timer");
-                    s.timerId = timers.set(Math.max(1, delayMs), s, ShardTimers.Kind.RETRY);
-                }
-                case STOP -> { }
-            }
-        }
-        pump();
-    }
-
-    /**
-     * The shard read nothing new: it waits on its wake-up connection, holding its last batch's acknowledgement if it
-     * {@code lingers}. Woken while it read, it reads again instead; paused or closed, a held acknowledgement goes now.
-     */
-    private void park(OwnedShard s, boolean lingers) {
-        if (s.rereadOnEmpty) {
-            s.rereadOnEmpty = false;
-            schedule(s);
-        } else if (s.phase() == ShardPhase.READING && !s.paused && !memberPaused && !closed) {
-            activity(s, lingers ? ShardActivity.LINGERING : ShardActivity.IDLE, "read nothing new");
-            emit(new ShardAction.Watch(s.shard(), s.wakeId));
-            if (lingers) {
-                s.lingerTimerId = timers.set(settings.ackLingerMs(), s, ShardTimers.Kind.LINGER);
-            }
-        } else if (lingers) {
-            schedule(s);
-        }
-    }
-
-    private void cancelLinger(OwnedShard s) {
-        if (s.lingerTimerId >= 0) {
-            timers.cancel(s.lingerTimerId);
-            s.lingerTimerId = -1;
-        }
-    }
-
-    private void cancelTimer(OwnedShard s) {
-        if (s.timerId >= 0) {
-            timers.cancel(s.timerId);
-            s.timerId = -1;
-        }
-    }
-
-    /** Takes the shard out of the ready queues, off the wake-up connections and out of a retry wait. */
-    private void unschedule(OwnedShard s) {
-        if (s.activity() == ShardActivity.QUEUED) {
-            ready.remove(s);
-            redisSteps.remove(s);
-            activity(s, ShardActivity.PARKED, "taken out of the ready queue");
-        }
-        if (s.activity().idle()) {
-            activity(s, ShardActivity.PARKED, "taken off the wake-up connections");
-        }
-        cancelLinger(s);
-        emit(new ShardAction.Unwatch(s.shard()));
     }
 
     // ---- terminal transitions ----
@@ -601,7 +391,7 @@ final class ShardMachine {
         if (!drained) {
             LOG.info("member {} shard {}: abandoning the batch in flight; the next owner takes it over", memberId, s.shard());
         }
-        cancelTimer(s);
+        scheduler.cancelTimer(s);
         s.batch = null; // a batch only read ahead stays pending in Redis for the next owner's takeover
         stop(s, ShardPhase.RELEASED, drained ? "in-flight batch finished" : "in-flight batch abandoned");
         emit(new ShardAction.Revoke(s));
@@ -613,8 +403,8 @@ final class ShardMachine {
         if (!s.phase().active()) {
             return;
         }
-        unschedule(s);
-        cancelTimer(s);
+        scheduler.unschedule(s);
+        scheduler.cancelTimer(s);
         stop(s, ShardPhase.FENCED, reason);
         metrics.fenced();
         emit(new ShardAction.Fenced(s, reason));
@@ -623,7 +413,7 @@ final class ShardMachine {
 
     private void stop(OwnedShard s, ShardPhase terminal, String reason) {
         if (s.activity() == ShardActivity.QUEUED || s.activity().idle()) {
-            unschedule(s);
+            scheduler.unschedule(s);
         }
         if (s.activity() == ShardActivity.WAITING) {
             activity(s, ShardActivity.PARKED, "timer cancelled");

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * What the result of a shard's call means, for its {@link ShardMachine}: the next phase (takeover swept, pending
  * list replayed, a read whose outcome is unknown), the batch and held acknowledgement, handler retries, splits and
  * dead letters, the Redis error backoff and fencing, and the lease checks before every handler call and
- * acknowledgement. Each method ends the shard's step with exactly one {@link ShardMachine#finish} or emits the
+ * acknowledgement. Each method ends the shard's step with exactly one {@link ShardScheduler#finish} or emits the
  * shard's next call ({@link ShardAction}). Part of the machine: no I/O, member context only.
  */
 final class ShardOutcomes {
@@ -25,17 +25,19 @@ final class ShardOutcomes {
     static final long LEASE_RECHECK_MS = 50;
 
     private final ShardMachine m;
+    private final ShardScheduler sched;
     private final ConsumerSettings settings;
 
     ShardOutcomes(ShardMachine machine) {
         this.m = machine;
+        this.sched = machine.scheduler;
         this.settings = machine.settings;
     }
 
     void takeoverDone(OwnedShard s, ShardCommands.TakeoverPage page) {
         s.redisFailures = 0;
         if (s.phase() != ShardPhase.TAKING_OVER) {
-            m.finish(s, ShardMachine.Next.STOP, 0);
+            sched.finish(s, ShardScheduler.Next.STOP, 0);
             return;
         }
         if (page.done()) {
@@ -44,19 +46,19 @@ final class ShardOutcomes {
         } else {
             s.cursor = page.nextCursor();
         }
-        m.finish(s, ShardMachine.Next.AGAIN, 0);
+        sched.finish(s, ShardScheduler.Next.AGAIN, 0);
     }
 
     void readDone(OwnedShard s, boolean replay, ShardCommands.ReadResult page) {
         s.redisFailures = 0;
         if (!s.phase().active()) {
-            m.finish(s, ShardMachine.Next.STOP, 0);
+            sched.finish(s, ShardScheduler.Next.STOP, 0);
             return;
         }
         if (replay && s.phase() == ShardPhase.REPLAYING) {
             if (page.records().isEmpty() && page.cursor().isEmpty()) {
                 m.phase(s, ShardPhase.READING, "pending entries handled");
-                m.finish(s, ShardMachine.Next.AGAIN, 0);
+                sched.finish(s, ShardScheduler.Next.AGAIN, 0);
                 return;
             }
             s.cursor = page.cursor();
@@ -70,14 +72,14 @@ final class ShardOutcomes {
             }
             if (page.records().isEmpty()) {
                 s.wakeId = page.cursor();
-                m.finish(s, ShardMachine.Next.IDLE, 0);
+                sched.finish(s, ShardScheduler.Next.IDLE, 0);
                 return;
             }
         }
         if (!page.records().isEmpty()) {
             s.batch = new BatchRun(page.records(), settings.maxDeliveries()); // handled when a local worker is free (and not paused)
         }
-        m.finish(s, ShardMachine.Next.AGAIN, 0);
+        sched.finish(s, ShardScheduler.Next.AGAIN, 0);
     }
 
     /**
@@ -87,7 +89,7 @@ final class ShardOutcomes {
      */
     private void waitAtCutover(OwnedShard s, long epoch) {
         if (s.phase() != ShardPhase.READING) {
-            m.finish(s, ShardMachine.Next.IDLE, 0); // releasing: nothing more to read
+            sched.finish(s, ShardScheduler.Next.IDLE, 0); // releasing: nothing more to read
             return;
         }
         s.cutoverEpoch = epoch;
@@ -96,30 +98,30 @@ final class ShardOutcomes {
         m.emit(new ShardAction.Unwatch(s.shard())); // entries after the cutover do not concern it until released
         m.phase(s, ShardPhase.AT_CUTOVER, "read everything up to the cutover of routing epoch " + epoch
                 + "; waits until the group's barrier there is released");
-        m.finish(s, ShardMachine.Next.WAIT, settings.cutoverPollMs());
+        sched.finish(s, ShardScheduler.Next.WAIT, settings.cutoverPollMs());
     }
 
     /** The poll of a shard waiting at a cutover returned: it reads again once the barrier is released. */
     void cutoverPolled(OwnedShard s, boolean released) {
         s.redisFailures = 0;
         if (s.phase() != ShardPhase.AT_CUTOVER) {
-            m.finish(s, ShardMachine.Next.STOP, 0);
+            sched.finish(s, ShardScheduler.Next.STOP, 0);
             return;
         }
         if (!released) {
-            m.finish(s, ShardMachine.Next.WAIT, settings.cutoverPollMs());
+            sched.finish(s, ShardScheduler.Next.WAIT, settings.cutoverPollMs());
             return;
         }
         long waitedMs = (m.nanoClock.getAsLong() - s.cutoverSinceNanos) / 1_000_000;
         m.phase(s, ShardPhase.READING, "the group's barrier at the cutover of routing epoch " + s.cutoverEpoch
                 + " was released after " + waitedMs + " ms");
         s.cutoverEpoch = 0;
-        m.finish(s, ShardMachine.Next.AGAIN, 0);
+        sched.finish(s, ShardScheduler.Next.AGAIN, 0);
     }
 
     void handled(OwnedShard s, List<StreamRecord> records, long startedNanos, Throwable error) {
         if (!s.phase().active()) {
-            m.finish(s, ShardMachine.Next.STOP, 0); // fenced or abandoned meanwhile: no ack
+            sched.finish(s, ShardScheduler.Next.STOP, 0); // fenced or abandoned meanwhile: no ack
             return;
         }
         if (error instanceof LeaseLapsedException) {
@@ -138,7 +140,7 @@ final class ShardOutcomes {
                 if (lingers(s) && !held) { // held ones go now: a shard read behind every wake-up never lingers out
                     s.batch = null;
                     s.wakeId = records.get(records.size() - 1).entryId();
-                    m.finish(s, ShardMachine.Next.LINGER, 0);
+                    sched.finish(s, ShardScheduler.Next.LINGER, 0);
                 } else {
                     ackAndRead(s);
                 }
@@ -154,12 +156,12 @@ final class ShardOutcomes {
                 LOG.warn("member {} shard {}: handler failed on {} record(s) from {} (attempt {} of {}), retrying in {} ms: {}",
                         m.memberId, s.shard(), records.size(), records.get(0).entryId(), batch.attempt() - 1,
                         settings.maxAttempts(), delay, error.toString());
-                m.finish(s, ShardMachine.Next.WAIT, delay);
+                sched.finish(s, ShardScheduler.Next.WAIT, delay);
             }
             case SPLIT -> {
                 LOG.warn("member {} shard {}: batch of {} failed {} time(s); handling its records one by one: {}",
                         m.memberId, s.shard(), records.size(), settings.maxAttempts(), error.toString());
-                m.finish(s, ShardMachine.Next.AGAIN, 0); // the first record alone, on the next free worker
+                sched.finish(s, ShardScheduler.Next.AGAIN, 0); // the first record alone, on the next free worker
             }
             case DEAD_LETTER -> {
                 batch.markDeadLetterDue();
@@ -202,7 +204,7 @@ final class ShardOutcomes {
                     + "so it is not acknowledged (its next owner handles it again)", m.memberId, s.shard(),
                     record.entryId(), settings.deadLetterStream(), entryId);
             m.metrics.deadLettered();
-            m.finish(s, ShardMachine.Next.STOP, 0);
+            sched.finish(s, ShardScheduler.Next.STOP, 0);
             return;
         }
         LOG.error("member {} shard {}: record {} failed {} attempt(s) (delivery {}); written to dead-letter stream {} as {}: {}",
@@ -228,12 +230,12 @@ final class ShardOutcomes {
         LOG.error("member {} {}", m.memberId, reason);
         s.batch = null;
         m.emit(new ShardAction.Failed(s, reason));
-        m.finish(s, ShardMachine.Next.STOP, 0);
+        sched.finish(s, ShardScheduler.Next.STOP, 0);
     }
 
     void ack(OwnedShard s) {
         if (!s.phase().active()) {
-            m.finish(s, ShardMachine.Next.STOP, 0);
+            sched.finish(s, ShardScheduler.Next.STOP, 0);
             return;
         }
         if (!m.lease.valid()) {
@@ -250,7 +252,7 @@ final class ShardOutcomes {
         if (s.batch != null && s.batch.finished()) {
             s.batch = null;
         }
-        m.finish(s, ShardMachine.Next.AGAIN, 0);
+        sched.finish(s, ShardScheduler.Next.AGAIN, 0);
     }
 
     /**
@@ -281,13 +283,13 @@ final class ShardOutcomes {
         if (s.keepingUp) {
             ackAndReadNow(s);
         } else {
-            m.afterKeepingUpReads(() -> ackAndReadNow(s)); // a full batch: keeping-up shards' reads first
+            sched.afterKeepingUpReads(() -> ackAndReadNow(s)); // a full batch: keeping-up shards' reads first
         }
     }
 
     private void ackAndReadNow(OwnedShard s) {
         if (!s.phase().active()) {
-            m.finish(s, ShardMachine.Next.STOP, 0);
+            sched.finish(s, ShardScheduler.Next.STOP, 0);
             return;
         }
         if (s.phase() != ShardPhase.READING) {
@@ -307,7 +309,7 @@ final class ShardOutcomes {
         s.unacked = List.of();
         s.batch = null;
         if (!s.phase().active()) {
-            m.finish(s, ShardMachine.Next.STOP, 0);
+            sched.finish(s, ShardScheduler.Next.STOP, 0);
             return;
         }
         if (page.waiting()) {
@@ -317,10 +319,10 @@ final class ShardOutcomes {
         s.keepingUp = page.records().size() <= ShardCommands.smallRead(settings.batchSize());
         if (page.records().isEmpty()) {
             s.wakeId = page.cursor();
-            m.finish(s, ShardMachine.Next.IDLE, 0);
+            sched.finish(s, ShardScheduler.Next.IDLE, 0);
         } else {
             s.batch = new BatchRun(page.records(), settings.maxDeliveries()); // read ahead; handled when the shard's turn comes again
-            m.finish(s, ShardMachine.Next.AGAIN, 0);
+            sched.finish(s, ShardScheduler.Next.AGAIN, 0);
         }
     }
 
@@ -335,7 +337,7 @@ final class ShardOutcomes {
             LOG.warn("member {} shard {} epoch {}: not going to {}: the member's lease ran out ({}); the records stay "
                     + "pending for the next owner", m.memberId, s.shard(), s.ownerEpoch(), what, m.lease);
         }
-        m.finish(s, ShardMachine.Next.WAIT, LEASE_RECHECK_MS);
+        sched.finish(s, ShardScheduler.Next.WAIT, LEASE_RECHECK_MS);
     }
 
     /**
@@ -346,7 +348,7 @@ final class ShardOutcomes {
      */
     void redisFailed(OwnedShard s, Throwable error, boolean readNew) {
         if (!s.phase().active()) {
-            m.finish(s, ShardMachine.Next.STOP, 0);
+            sched.finish(s, ShardScheduler.Next.STOP, 0);
             return;
         }
         ShardFailure failure = ShardFailure.of(error);
@@ -360,7 +362,7 @@ final class ShardOutcomes {
         switch (failure) {
             case FENCED -> {
                 m.fence(s, error.getMessage());
-                m.finish(s, ShardMachine.Next.STOP, 0);
+                sched.finish(s, ShardScheduler.Next.STOP, 0);
             }
             case NO_GROUP -> {
                 LOG.warn("member {} shard {}: consumer group {} is missing (Redis lost it?); creating it again at 0",
@@ -373,7 +375,7 @@ final class ShardOutcomes {
 
     void backoff(OwnedShard s, Throwable error) {
         if (error == null) {
-            m.finish(s, ShardMachine.Next.AGAIN, 0);
+            sched.finish(s, ShardScheduler.Next.AGAIN, 0);
             return;
         }
         s.redisFailures++;
@@ -381,7 +383,7 @@ final class ShardOutcomes {
                 Math.max(10L, settings.retryBackoffMs()) << Math.min(s.redisFailures - 1, 16));
         LOG.warn("member {} shard {}: Redis call failed ({} in a row), retrying in {} ms: {}",
                 m.memberId, s.shard(), s.redisFailures, delay, error.toString());
-        m.finish(s, ShardMachine.Next.WAIT, delay);
+        sched.finish(s, ShardScheduler.Next.WAIT, delay);
     }
 
     /**
@@ -400,7 +402,7 @@ final class ShardOutcomes {
                     + "read is replayed from the pending list", m.memberId, s.shard());
         }
         if (o == null || o.hasRecords() && !inTurn) {
-            m.leaveIdle(s);
+            sched.leaveIdle(s);
             if (s.phase() == ShardPhase.READING) {
                 s.cursor = "0";
                 m.phase(s, ShardPhase.REPLAYING, o == null
@@ -414,7 +416,7 @@ final class ShardOutcomes {
         } else if (o == ReadBehind.Outcome.NOTHING && s.activity().idle()) {
             return; // still idle: the next wake-up read watches it again
         }
-        m.wake(s);
+        sched.wake(s);
     }
 
     /** {@code ids} after the ids the shard still holds unacknowledged (a batch read behind a wake-up read went first). */
