@@ -51,7 +51,8 @@ public final class OffsetsCommand implements Runnable {
             description = {"Moves the listener's group (all shards, or those given with --shard) to "
             + "a position. A dry run unless --execute: prints each shard's position before and after.",
             "The listener must be STOPPED to execute (bin/shardline listeners stop LISTENER); the moved shards' pending "
-                    + "entries are dropped."},
+                    + "entries are dropped. Every shard its streams have now is moved; refused while one of them "
+                    + "changes its shard count (bin/shardline streams describe STREAM)."},
             footer = ExitCodes.FOOTER)
     int reset(@Mixin RestOptions rest,
               @Parameters(paramLabel = "LISTENER", description = "The listener.") String name,

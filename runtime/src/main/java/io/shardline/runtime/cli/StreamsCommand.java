@@ -3,6 +3,7 @@ package io.shardline.runtime.cli;
 import io.shardline.runtime.config.Version;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.time.Instant;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -160,10 +161,11 @@ public final class StreamsCommand implements Runnable {
         JsonArray history = s.getJsonArray("history", new JsonArray());
         if (!history.isEmpty()) {
             out.println();
-            TableWriter table = new TableWriter("ROUTING-EPOCH", "SHARDS", "STATE", "AT-MS", "REASON");
+            TableWriter table = new TableWriter("ROUTING-EPOCH", "SHARDS", "STATE", "AT", "REASON");
             for (JsonObject c : AdminRun.objects(history)) {
-                table.row(c.getLong("routing_epoch"), c.getInteger("shards"), c.getString("state"), c.getLong("at_ms"),
-                        c.getString("reason"));
+                Long at = c.getLong("at_ms");
+                table.row(c.getLong("routing_epoch"), c.getInteger("shards"), c.getString("state"),
+                        at == null ? "-" : Instant.ofEpochMilli(at).toString(), c.getString("reason"));
             }
             table.print(out);
         }

@@ -85,6 +85,7 @@ public final class DefaultControlPlane implements ControlPlane {
     private final OffsetAdmin offsets;
     private final DeadLetterAdmin deadLetters;
     private final MemberAdmin members;
+    private final ListenerShapes shapes;
 
     /**
      * A control plane over the worker's one pair of stores (its listener supervisor reads the same ones).
@@ -110,14 +111,15 @@ public final class DefaultControlPlane implements ControlPlane {
         this.cache = new ShardStatusCache(new ShardStatusReader(redis), () -> System.nanoTime() / 1_000_000);
         TopologyStore topologyStore = new TopologyStore(redis, cluster.clusterName());
         this.topologies = new TopologyCheck(topologyStore);
+        this.shapes = new ListenerShapes(topologyStore);
         this.streamAdmin = new StreamAdmin(topologyStore, new ReshardStore(redis), this::groups);
         this.audit = new RedisAuditLog(redis, new MetadataKeys(cluster.clusterName()));
         this.plugins = plugins;
         this.groups = new GroupAdmin(cluster, redis, this::listenerStatuses);
-        this.offsets = new OffsetAdmin(cluster, redis, states, name -> located(name).map(Located::config));
+        this.offsets = new OffsetAdmin(cluster, redis, states, name -> located(name).map(Located::config), shapes);
         this.deadLetters = new DeadLetterAdmin(cluster, redis, name -> located(name).map(Located::config));
         this.members = new MemberAdmin(cluster, states, cache, this::listenerNames,
-                name -> located(name).map(Located::config));
+                name -> located(name).map(Located::config), shapes);
     }
 
     /** The target-state store (the worker polls its snapshots). */
@@ -258,8 +260,7 @@ public final class DefaultControlPlane implements ControlPlane {
 
     @Override
     public Future<Void> setShardPaused(String name, ShardId shard, boolean paused) {
-        return located(name).compose(found -> {
-            ListenerShape shape = ListenerShape.of(name, found.config());
+        return located(name).compose(found -> shapes.of(name, found.config())).compose(shape -> {
             if (!shape.has(shard)) {
                 long count = shape.shardCount(shard.stream());
                 return Future.failedFuture(ControlPlaneException.notFound("listener '" + name + "' has no shard "

@@ -1,6 +1,7 @@
 package io.shardline.runtime.control;
 
 import io.shardline.api.handler.ShardId;
+import io.shardline.runtime.topology.StreamTopology;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +55,29 @@ public record ListenerShape(String name, String handler, String group, List<Shar
             }
         }
         return new ListenerShape(name, handler, group.isEmpty() ? name : group, shards);
+    }
+
+    /**
+     * This shape with each stream's shard count taken from its topology ({@link StreamTopology#span}) where
+     * {@code topologies} has one: after a change of the shard count a running listener's file still declares the
+     * count it started with, while its group reads the stream's shards now (docs/operations.md, "Changing the shard
+     * count"). Streams without a topology keep the declared count.
+     */
+    public ListenerShape following(Map<String, StreamTopology> topologies) {
+        List<ShardId> out = new ArrayList<>();
+        for (String stream : streams()) {
+            StreamTopology topology = topologies.get(stream);
+            int count = topology != null ? topology.span() : (int) shardCount(stream);
+            for (int i = 0; i < count; i++) {
+                out.add(new ShardId(stream, i));
+            }
+        }
+        return new ListenerShape(name, handler, group, out);
+    }
+
+    /** The streams, in the order of the definition. */
+    public List<String> streams() {
+        return shards.stream().map(ShardId::stream).distinct().toList();
     }
 
     /** Whether {@code shard} is one of the listener's shards. */

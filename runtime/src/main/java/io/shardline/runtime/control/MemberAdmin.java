@@ -31,6 +31,8 @@ final class MemberAdmin {
     private final ShardStatusCache cache;
     private final Supplier<Future<List<String>>> listenerNames;
     private final Function<String, Future<Map<String, String>>> configOf;
+    /** The listener's shards as its group has them now (after a change of the shard count too). */
+    private final ListenerShapes shapes;
 
     /**
      * A member admin.
@@ -39,12 +41,14 @@ final class MemberAdmin {
      * @param configOf a listener's configuration (404 for an unknown listener)
      */
     MemberAdmin(ClusterView cluster, ListenerStateStore states, ShardStatusCache cache,
-                Supplier<Future<List<String>>> names, Function<String, Future<Map<String, String>>> configOf) {
+                Supplier<Future<List<String>>> names, Function<String, Future<Map<String, String>>> configOf,
+                ListenerShapes shapes) {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.states = Objects.requireNonNull(states, "states");
         this.cache = Objects.requireNonNull(cache, "cache");
         this.listenerNames = Objects.requireNonNull(names, "names");
         this.configOf = Objects.requireNonNull(configOf, "configOf");
+        this.shapes = Objects.requireNonNull(shapes, "shapes");
     }
 
     /** The status of every listener, by name. */
@@ -88,15 +92,13 @@ final class MemberAdmin {
     /** The status of listener {@code name} with the shards {@code select} picks from its shape and member report. */
     private Future<ListenerStatus> status(String name,
                                           BiFunction<ListenerShape, MemberReport, List<ShardId>> select) {
-        return configOf.apply(name).compose(config -> {
-            ListenerShape shape = ListenerShape.of(name, config);
-            return states.snapshot().compose(snapshot -> {
-                TargetState target = snapshot.targetState(name);
-                return cluster.members(name).compose(report -> cache.read(shape.group(), select.apply(shape, report))
-                        .map(read -> status(name, shape.group(), target, report,
-                                ShardStatusCache.withPaused(read, snapshot.pausedShards(name)))));
-            });
-        });
+        return configOf.apply(name).compose(config -> shapes.of(name, config)).compose(shape ->
+                states.snapshot().compose(snapshot -> {
+                    TargetState target = snapshot.targetState(name);
+                    return cluster.members(name).compose(report -> cache.read(shape.group(), select.apply(shape, report))
+                            .map(read -> status(name, shape.group(), target, report,
+                                    ShardStatusCache.withPaused(read, snapshot.pausedShards(name)))));
+                }));
     }
 
     /** Restarts listener {@code name} (its members with {@code includeMembers}, only failed ones with {@code onlyFailed}). */

@@ -36,34 +36,35 @@ final class OffsetAdmin {
     private final ClusterView cluster;
     private final ListenerStateStore states;
     private final Function<String, Future<Map<String, String>>> configOf;
+    /** Every shard of the listener's streams now: a reset after a change of the shard count moves them all. */
+    private final ListenerShapes shapes;
     private final PositionScripts scripts;
     private final RedisAuditLog audit;
 
     OffsetAdmin(ClusterView cluster, RedisClient redis, ListenerStateStore states,
-                Function<String, Future<Map<String, String>>> configOf) {
+                Function<String, Future<Map<String, String>>> configOf, ListenerShapes shapes) {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.states = Objects.requireNonNull(states, "states");
         this.configOf = Objects.requireNonNull(configOf, "configOf");
+        this.shapes = Objects.requireNonNull(shapes, "shapes");
         this.scripts = new PositionScripts(redis);
         this.audit = new RedisAuditLog(redis, new MetadataKeys(cluster.clusterName()));
     }
 
     /** The group's position on every shard of {@code listener}. */
     Future<ListenerOffsets> offsets(String listener) {
-        return configOf.apply(listener).compose(config -> {
-            ListenerShape shape = ListenerShape.of(listener, config);
-            return Chunked.map(shape.shards(), Chunked.POOL_CHUNK, s -> scripts.read(shape.group(), s)
-                    .map(r -> toOffset(s, r))).map(read -> new ListenerOffsets(listener, shape.group(),
-                            startFrom(config), read));
-        });
+        return configOf.apply(listener).compose(config -> shapes.of(listener, config).compose(shape ->
+                Chunked.map(shape.shards(), Chunked.POOL_CHUNK, s -> scripts.read(shape.group(), s)
+                        .map(r -> toOffset(s, r))).map(read -> new ListenerOffsets(listener, shape.group(),
+                                startFrom(config), read))));
     }
 
     /** Moves the shards named in {@code moves} (a {@code null} shard: every shard). */
     Future<OffsetsAltered> alter(String listener, List<ShardMove> moves, boolean dryRun, String how) {
-        return configOf.apply(listener).compose(config -> {
-            ListenerShape shape = ListenerShape.of(listener, config);
+        return configOf.apply(listener).compose(config -> shapes.of(listener, config)).compose(shape -> {
             Map<ShardId, ShardPosition> plan = plan(listener, shape, moves);
-            Future<Void> allowed = dryRun ? Future.succeededFuture() : throwIfRunning(listener);
+            Future<Void> allowed = dryRun ? Future.succeededFuture() : throwIfRunning(listener).compose(v ->
+                    shapes.requireStable(shape, "the positions of listener '" + listener + "'"));
             return allowed.compose(v -> apply(shape.group(), plan, dryRun, how)).map(changes ->
                     new OffsetsAltered(dryRun ? "Dry run: nothing was changed; these are the moves that would be made"
                             : "The offsets for this listener have been altered successfully", dryRun, changes));

@@ -3,17 +3,20 @@ package io.shardline.runtime.retention;
 import io.shardline.api.handler.ShardId;
 import io.shardline.runtime.cluster.LeaderTicker;
 import io.shardline.runtime.metrics.RetentionMetrics;
+import io.shardline.runtime.topology.StreamTopology;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -38,6 +41,7 @@ public final class RetentionTask {
     private final LeaderTicker ticker;
     private final RetentionTrim trim;
     private final Supplier<Future<Map<String, Map<String, String>>>> listeners;
+    private final Function<List<String>, Future<Map<String, StreamTopology>>> topologies;
     private final RetentionMetrics metrics;
     private final LongSupplier wallClockMs;
     private final RetentionSettings settings;
@@ -69,14 +73,18 @@ public final class RetentionTask {
      * A task.
      *
      * @param listeners every listener's raw configuration by name (files and REST)
+     * @param topologies the topologies of the named streams that have one ({@code TopologyStore#readAll}): a pass
+     *     trims every shard a stream has now, also those a change of the shard count added after the listeners'
+     *     definitions were written
      * @param leader whether this worker leads now
      * @param wallClockMs the wall clock entry ids are made of
      */
     public RetentionTask(Vertx vertx, RetentionTrim trim, Supplier<Future<Map<String, Map<String, String>>>> listeners,
-                         BooleanSupplier leader, RetentionMetrics metrics, LongSupplier wallClockMs,
+                         Function<List<String>, Future<Map<String, StreamTopology>>> topologies, BooleanSupplier leader, RetentionMetrics metrics, LongSupplier wallClockMs,
                          RetentionSettings settings) {
         this.trim = Objects.requireNonNull(trim, "trim");
         this.listeners = Objects.requireNonNull(listeners, "listeners");
+        this.topologies = Objects.requireNonNull(topologies, "topologies");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.wallClockMs = Objects.requireNonNull(wallClockMs, "wallClockMs");
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -115,20 +123,25 @@ public final class RetentionTask {
     }
 
     private Future<Void> startPass() {
-        return listeners.get().map(configs -> {
+        return listeners.get().compose(configs -> {
             SharedStreams.Plans plans = SharedStreams.plans(configs);
             for (String conflict : plans.conflicts()) {
                 if (reportedConflicts.add(conflict)) {
                     LOG.warn("Retention: {}", conflict);
                 }
             }
-            for (SharedStreams.Plan plan : plans.plans()) {
-                pass.put(plan.stream(), new Held(plan.shards()));
-                for (int i = 0; i < plan.shards(); i++) {
-                    queue.add(new Turn(plan, new ShardId(plan.stream(), i)));
+            List<String> streams = plans.plans().stream().map(SharedStreams.Plan::stream).toList();
+            return topologies.apply(streams).map(current -> {
+                for (SharedStreams.Plan plan : plans.plans()) {
+                    StreamTopology topology = current.get(plan.stream());
+                    int shards = topology != null ? topology.span() : plan.shards();
+                    pass.put(plan.stream(), new Held(shards));
+                    for (int i = 0; i < shards; i++) {
+                        queue.add(new Turn(plan, new ShardId(plan.stream(), i)));
+                    }
                 }
-            }
-            return null;
+                return null;
+            });
         });
     }
 

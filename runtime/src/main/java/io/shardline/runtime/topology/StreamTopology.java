@@ -60,6 +60,20 @@ public record StreamTopology(String stream, int shards, long routingEpoch, Topol
         }
     }
 
+    /**
+     * How many shards are live: the count producers use when {@link TopologyState#STABLE}; while a change runs the
+     * highest count of its chain, since shards beyond the new count are read until drained and new ones are owned
+     * before their records are read (docs/protocol.md, section 8). Every shard index below it may hold records a
+     * group has not handled yet.
+     */
+    public int span() {
+        int span = shards;
+        for (int count : layouts.values()) {
+            span = Math.max(span, count);
+        }
+        return span;
+    }
+
     /** The Redis key of {@code stream}'s topology: in the stream's key space, in a slot of its own. */
     public static String key(String stream) {
         return "{" + stream + ":topology}";

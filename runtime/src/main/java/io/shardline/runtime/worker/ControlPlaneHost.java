@@ -26,6 +26,7 @@ import io.shardline.runtime.rest.RestServerVerticle;
 import io.shardline.runtime.rest.RestSettings;
 import io.shardline.runtime.retention.RetentionTask;
 import io.shardline.runtime.retention.RetentionTrim;
+import io.shardline.runtime.topology.TopologyStore;
 import io.shardline.runtime.config.WorkerConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -95,8 +96,9 @@ public final class ControlPlaneHost {
                                 all.putAll(cluster.fileListeners());
                                 return all;
                             });
-                    // Retention runs on the leader, over every listener's declaration.
-                    RetentionTask retention = new RetentionTask(vertx, new RetentionTrim(redis), definitions, leader,
+                    // Retention runs on the leader, over every listener's declaration and every shard its streams have now.
+                    RetentionTask retention = new RetentionTask(vertx, new RetentionTrim(redis), definitions,
+                            new TopologyStore(redis, config.clusterName())::readAll, leader,
                             new RetentionMetrics(registry), System::currentTimeMillis, config.retention());
                     retention.start();
                     // Resharding runs on the leader too (docs/operations.md, "Changing the shard count").

@@ -15,6 +15,7 @@ import io.shardline.runtime.metrics.RetentionMetrics;
 import io.shardline.runtime.redis.RedisClient;
 import io.shardline.runtime.redis.RedisConfig;
 import io.shardline.runtime.testing.Await;
+import io.shardline.runtime.topology.TopologyStore;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.Future;
@@ -60,7 +61,8 @@ class RetentionTaskTest {
         Map<String, Map<String, String>> listeners = Map.of(
                 "fast", Map.of("handler", "h", "streams", stream + ":2", RetentionPolicy.MAX_LENGTH_CONFIG, "10"),
                 "slow", Map.of("handler", "h", "streams", stream + ":2"));
-        task = new RetentionTask(vertx, new RetentionTrim(redis), () -> Future.succeededFuture(listeners), leader::get,
+        task = new RetentionTask(vertx, new RetentionTrim(redis), () -> Future.succeededFuture(listeners),
+                new TopologyStore(redis, "ret")::readAll, leader::get,
                 new RetentionMetrics(registry), System::currentTimeMillis, new RetentionSettings(TICK_MS, 1, 1_000));
     }
 
@@ -113,6 +115,17 @@ class RetentionTaskTest {
         Await.until(() -> len(id) == 10, WAIT, TICK_MS, "trimmed once leading (no group on the key)");
         leader.set(false);
         Await.until(() -> registry.getGauges().isEmpty(), WAIT, TICK_MS, "the gauges removed when no longer leading");
+    }
+
+    @Test
+    void aShardAddedByAChangeOfTheShardCountIsTrimmedThoughTheDefinitionsNameTheOldCount() {
+        // The definitions say :2; the stream has 3 shards now (a change the running listeners follow).
+        result(new TopologyStore(redis, "ret").create(stream, 3, "test"), WAIT);
+        ShardId added = new ShardId(stream, 2);
+        add(added, 30);
+        task.start();
+        Await.until(() -> len(added) == 10, WAIT, TICK_MS, "shard 2, beyond the declared count, trimmed to "
+                + "retention.max.length = 10 within " + WAIT);
     }
 
     @SuppressWarnings("unchecked")
