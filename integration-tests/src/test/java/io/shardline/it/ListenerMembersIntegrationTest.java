@@ -3,6 +3,7 @@ package io.shardline.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardline.runtime.cli.Shardline;
+import io.shardline.runtime.control.ListenerFileWatch;
 import io.shardline.testkit.net.FreePorts;
 import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
@@ -32,6 +33,8 @@ import org.junit.jupiter.api.Test;
  *       entry and warns naming {@code slow}; once {@code slow} is resumed and catches up, every shard is trimmed to
  *       5 and the leader says retention is no longer held back;</li>
  *   <li>ack-delete on that shared stream is refused (409 naming the key, the stream and the other group);</li>
+ *   <li>a listener file edited while the worker runs is reported (a warning naming the file, the changed key and
+ *       how to apply it), not applied silently or ignored silently;</li>
  *   <li>members as Connect's tasks: one member restarted over REST (and one with {@code bin/shardline listeners
  *       restart --member}) leaves and rejoins, its member epoch moves and the other's shards come back; a listener
  *       restart moves every member's epoch; {@code onlyFailed=true} on a healthy listener restarts nothing, and
@@ -49,6 +52,9 @@ class ListenerMembersIntegrationTest {
     private static final Duration JOIN = Duration.ofSeconds(150);
     /** A change reaches the worker within a heartbeat interval (500 ms), a retention pass takes 4 ticks of 100 ms. */
     private static final Duration SETTLE = Duration.ofSeconds(60);
+
+    /** The worker looks at its listener files every {@link ListenerFileWatch#INTERVAL_MS}. */
+    private static final Duration FILE_WATCH = Duration.ofMillis(3 * ListenerFileWatch.INTERVAL_MS);
 
     private ItFleet fleet;
 
@@ -107,6 +113,13 @@ class ListenerMembersIntegrationTest {
         new ClusterProbe(redis).awaitDrained("orders", "slow", SHARDS, SETTLE);
         worker.await("Retention of stream 'orders' is no longer held back (was by group(s) [slow])", SETTLE);
         awaitLengths(redis, l -> l.values().stream().allMatch(n -> n <= 5), "every shard trimmed to 5");
+
+        // A listener file edited while the worker runs is not applied before a restart, and the worker says so.
+        fleet.listener("orders", "handler=logging-sink", "handler.config.log.every=500", "streams=orders:" + SHARDS,
+                "group=orders", "concurrency=2", "start.from=earliest", "retention.max.length=5");
+        worker.await("Listener file " + fleet.listeners.resolve("orders.properties") + " changed after this worker "
+                + "started (key handler.config.log.every); listener 'orders' still runs its old definition here: "
+                + "restart this worker to apply it", FILE_WATCH);
 
         // Members as tasks: one member restarts, its epoch moves.
         JsonArray members = awaitMembers(rest, "orders", m -> m.size() == 2 && owning(m, 2),

@@ -71,9 +71,7 @@ public final class ListenerLoader {
     private static Result sharedStreamRules(List<ListenerDefinition> listeners, List<ConfigError> errors) {
         java.util.Map<String, java.util.Map<String, String>> raw = new java.util.TreeMap<>();
         for (ListenerDefinition d : listeners) {
-            java.util.Map<String, String> config = new java.util.TreeMap<>();
-            d.config().values().raw().values().forEach((k, v) -> config.put(k, v.text()));
-            raw.put(d.name(), config);
+            raw.put(d.name(), d.rawConfig());
         }
         List<ListenerDefinition> valid = new ArrayList<>();
         for (ListenerDefinition d : listeners) {

@@ -56,9 +56,7 @@ public final class WorkerClusterView implements ClusterView {
         this.view = Objects.requireNonNull(view, "view");
         Map<String, Map<String, String>> files = new TreeMap<>();
         for (ListenerDefinition d : definitions) {
-            Map<String, String> raw = new TreeMap<>();
-            d.config().values().raw().values().forEach((k, v) -> raw.put(k, v.text()));
-            files.put(d.name(), Collections.unmodifiableMap(raw));
+            files.put(d.name(), d.rawConfig());
         }
         this.fileListeners = Collections.unmodifiableMap(files);
         this.requestTimeoutMs = requestTimeoutMs;

@@ -3,7 +3,10 @@ package io.shardline.runtime.listener;
 import io.shardline.api.config.ConfigValues;
 import io.shardline.runtime.plugin.PluginDesc;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * A validated listener: its settings, the handler plugin they name, and the handler's own parsed
@@ -40,5 +43,12 @@ public record ListenerDefinition(ListenerConfig config, PluginDesc handler, Conf
     /** The listener name. */
     public String name() {
         return config.name();
+    }
+
+    /** Every key of the definition with its text as written (placeholders unresolved), sorted by key. */
+    public Map<String, String> rawConfig() {
+        Map<String, String> raw = new TreeMap<>();
+        config.values().raw().values().forEach((k, v) -> raw.put(k, v.text()));
+        return Collections.unmodifiableMap(raw);
     }
 }

@@ -12,6 +12,7 @@ import io.shardline.runtime.coordinator.CoordinatorVerticle;
 import io.shardline.runtime.coordinator.LeaderAssignors;
 import io.shardline.runtime.listener.Listener;
 import io.shardline.runtime.listener.ListenerDefinition;
+import io.shardline.runtime.control.ListenerFileWatch;
 import io.shardline.runtime.control.ListenerLoader;
 import io.shardline.runtime.member.MemberVerticle;
 import io.shardline.runtime.metrics.DropwizardCoordinatorMetrics;
@@ -155,6 +156,14 @@ public final class Worker {
             started.push(() -> supervisor.close().transform(v -> Future.join(supervisor.listeners().stream()
                     .map(Listener::close).toList())));
             await(supervisor.start(config.heartbeatIntervalMs()));
+            // A listener file changed after the start is not applied until a restart: say so (nothing silently ignored).
+            long fileWatch = new ListenerFileWatch(home.resolve(config.listenersDir()), definitions.stream()
+                    .collect(java.util.stream.Collectors.toMap(ListenerDefinition::name, ListenerDefinition::rawConfig)))
+                    .start(cluster.vertx(), ListenerFileWatch.INTERVAL_MS);
+            started.push(() -> {
+                cluster.vertx().cancelTimer(fileWatch);
+                return Future.succeededFuture();
+            });
             // The leader's resharding hints to this worker's members (docs/protocol.md section 8b, "The barrier").
             MessageConsumer<JsonObject> releases = new ReleaseHints(cluster.vertx(), config.clusterName())
                     .listen(new ReshardHintRelay(supervisor::listeners));
