@@ -33,7 +33,10 @@ import org.slf4j.LoggerFactory;
  */
 final class LeaderLog {
 
-    /** Above this many records the log is replaced by a snapshot of the coordinator's state. */
+    /**
+     * Above this many records, or twice the records the log held after its last compaction (or at the claim) if
+     * that is more, the log is replaced by a snapshot of the coordinator's state ({@link #compactionDue}).
+     */
     static final int MAX_RECORDS_BEFORE_COMPACTION = 2_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaderLog.class);
@@ -47,6 +50,8 @@ final class LeaderLog {
     private long revision;
     private String fencedRunId;
     private int logRecords;
+    /** The records the log held after the last compaction, or at the claim: the next one waits for as many more. */
+    private int compactedRecords;
 
     LeaderLog(RedisClient redis, RedisGroupLog log, RecordCodec codec, ShardCommands shards) {
         this.redis = redis;
@@ -141,6 +146,7 @@ final class LeaderLog {
         revision = claimed.state().revision();
         fencedRunId = claimed.runId();
         logRecords = claimed.state().records().size();
+        compactedRecords = logRecords;
     }
 
     /** The leader epoch taken last (0 before any). */
@@ -184,7 +190,8 @@ final class LeaderLog {
         Map<String, List<String>> audit = encodeByGroup(events);
         Future<Long> guarded;
         int logged;
-        if (logRecords + records.size() > MAX_RECORDS_BEFORE_COMPACTION) {
+        boolean compacting = compactionDue(logRecords + records.size(), compactedRecords);
+        if (compacting) {
             List<CoordinatorRecord> all = snapshot.get();
             int before = logRecords + records.size();
             logged = all.size();
@@ -198,6 +205,9 @@ final class LeaderLog {
             if (sameTerm.getAsBoolean()) {
                 revision = rev;
                 logRecords = logged;
+                if (compacting) {
+                    compactedRecords = logged;
+                }
             }
             List<ShardOwnerRecord> owners = new ArrayList<>();
             for (CoordinatorRecord r : records) {
@@ -210,6 +220,18 @@ final class LeaderLog {
             return Chunked.map(owners, Chunked.POOL_CHUNK, owner -> shards.setOwner(owner.shard(), owner.groupId(),
                     owner.memberId(), owner.ownerEpoch())).<Void>mapEmpty();
         });
+    }
+
+    /**
+     * Whether a log that would hold {@code records} is compacted now, when it held {@code compacted} after its last
+     * compaction: past {@value #MAX_RECORDS_BEFORE_COMPACTION} records and past twice {@code compacted}. The second
+     * bound keeps a large group from compacting at every write: its snapshot alone (a record per shard) may be past
+     * the first, and a snapshot taken again after every append, even an empty one, cost the leader and Redis work
+     * per shard at every tick and heartbeat (docs/benchmarks.md, "Cost curve"). So each compaction follows at least
+     * as many appended records as it writes, and the stored log stays within twice the snapshot.
+     */
+    static boolean compactionDue(int records, int compacted) {
+        return records > MAX_RECORDS_BEFORE_COMPACTION && records > 2L * compacted;
     }
 
     /** The events per group, in decision order, in their stored form. */

@@ -23,7 +23,15 @@ import java.util.regex.Pattern;
 public record MetricTemplate(String template, MetricType type, String help) {
 
     private static final Pattern VARIABLE = Pattern.compile("<([a-z]+)>");
-    private static final java.util.Map<String, Pattern> PATTERNS = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * Each template parsed once: the status sampler's sweep and every {@code /metrics} scrape resolve every metric
+     * name (a few per shard) against every template, which must cost no regex compilation per name.
+     */
+    private static final java.util.Map<String, Parsed> PARSED = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A template parsed: its name pattern, the fixed text before its first variable, labels and family. */
+    private record Parsed(Pattern pattern, String prefix, List<String> labels, String family) {
+    }
 
     /** Validates. */
     public MetricTemplate {
@@ -34,16 +42,24 @@ public record MetricTemplate(String template, MetricType type, String help) {
 
     /** The label names, in order of appearance. */
     public List<String> labels() {
+        return parsed().labels();
+    }
+
+    private static List<String> labels(String template) {
         List<String> out = new ArrayList<>();
         Matcher m = VARIABLE.matcher(template);
         while (m.find()) {
             out.add(m.group(1));
         }
-        return out;
+        return List.copyOf(out);
     }
 
     /** The Prometheus family name: the fixed parts of the template, sanitised. */
     public String family() {
+        return parsed().family();
+    }
+
+    private static String family(String template) {
         String fixed = VARIABLE.matcher(template).replaceAll("").replaceAll("[{}:]", "").replaceAll("\\.+", ".");
         if (fixed.endsWith(".")) {
             fixed = fixed.substring(0, fixed.length() - 1);
@@ -66,7 +82,11 @@ public record MetricTemplate(String template, MetricType type, String help) {
 
     /** The label values when {@code name} is an instance of this template. */
     public Optional<List<String>> match(String name) {
-        Matcher m = pattern().matcher(name);
+        Parsed parsed = parsed();
+        if (!name.startsWith(parsed.prefix())) {
+            return Optional.empty();
+        }
+        Matcher m = parsed.pattern().matcher(name);
         if (!m.matches()) {
             return Optional.empty();
         }
@@ -77,8 +97,11 @@ public record MetricTemplate(String template, MetricType type, String help) {
         return Optional.of(values);
     }
 
-    private Pattern pattern() {
-        return PATTERNS.computeIfAbsent(template, MetricTemplate::compile);
+    private Parsed parsed() {
+        return PARSED.computeIfAbsent(template, t -> {
+            Matcher first = VARIABLE.matcher(t);
+            return new Parsed(compile(t), first.find() ? t.substring(0, first.start()) : t, labels(t), family(t));
+        });
     }
 
     private static Pattern compile(String template) {
