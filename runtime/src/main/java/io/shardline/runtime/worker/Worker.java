@@ -31,6 +31,7 @@ import io.shardline.runtime.control.RestConfigPolicy;
 import io.shardline.runtime.rest.RestPortCheck;
 import io.shardline.runtime.rest.RestSettings;
 import io.shardline.runtime.control.WorkerClusterView;
+import io.shardline.runtime.shard.BoundedShardRedis;
 import io.shardline.runtime.shard.RuntimeShardRedis;
 import io.shardline.runtime.shard.ShardCommands;
 import io.shardline.runtime.store.MetadataKeys;
@@ -149,7 +150,8 @@ public final class Worker {
             ListenerConfigStore configs = new ListenerConfigStore(redis, keys);
             ListenerStateStore states = new ListenerStateStore(redis, keys);
             ListenerSupervisor supervisor = new ListenerSupervisor(cluster.vertx(), config.workerId(),
-                    new ListenerRunner(cluster.vertx(), shardRedis, config, registry, cluster::view, clockMs,
+                    new ListenerRunner(cluster.vertx(), new BoundedShardRedis(shardRedis, memberCommandLimit(config)),
+                            config, registry, cluster::view, clockMs,
                             new ShardZones(redis, config.redisZones()), d -> WorkerRedisAcl.check(redis, config, List.of(d))
                             .compose(v -> topologies.ensure(d.name(), d.config().streams()))),
                     plugins, placeholders, RestConfigPolicy.of(config), definitions, configs, states);
@@ -185,6 +187,14 @@ public final class Worker {
             assignors.close();
             throw e;
         }
+    }
+
+    /**
+     * The most pooled commands a worker's members have in flight at once: half of {@code redis.pool.waiting} beyond
+     * the pool's connections, so the coordinator and the control plane always find room in the wait queue.
+     */
+    static int memberCommandLimit(WorkerConfig config) {
+        return Math.max(1, config.redis().poolSize() + config.redis().poolWaiting() / 2);
     }
 
     /** The one line printed when the worker has joined. */
