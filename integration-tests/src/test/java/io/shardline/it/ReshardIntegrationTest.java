@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -59,11 +60,17 @@ class ReshardIntegrationTest {
     /** A change: session timeouts of the killed workers, a leader change, and the groups draining their backlog. */
     private static final Duration CHANGE = Duration.ofSeconds(300);
     private static final long HEARTBEAT_MS = 500;
+    /**
+     * Six heartbeat intervals, as the chaos suite's: every kill waits for a session (the dead member's lease, and a
+     * new leader's wait before it expires members it has not heard from), and the test is about order and
+     * completeness across the changes, not about the default timeouts.
+     */
+    private static final long SESSION_MS = 3_000;
 
     private final Map<String, Group> groups = new ConcurrentHashMap<>();
     private final Map<String, WorkerProcess> workers = new HashMap<>();
     private final Map<String, Integer> restPorts = new HashMap<>();
-    private final Map<String, Map<String, String>> settings = new HashMap<>();
+    private final Map<String, Map<String, String>> settings = new LinkedHashMap<>();
     private ItFleet fleet;
     private HttpServer webhook;
     private int restarts;
@@ -125,7 +132,7 @@ class ReshardIntegrationTest {
         List<Integer> ports = FreePorts.take(6);
         Map<String, String> common = fleet.commonSettings(ports.subList(0, 3));
         common.put("redis.url", redis.uri());
-        common.put("session.timeout.ms", "6000");
+        common.put("session.timeout.ms", Long.toString(SESSION_MS));
         common.put("heartbeat.interval.ms", Long.toString(HEARTBEAT_MS));
         common.put("rest.auth.token", TOKEN);
         for (int i = 0; i < 3; i++) {
@@ -133,9 +140,7 @@ class ReshardIntegrationTest {
             restPorts.put("w" + i, ports.get(3 + i));
         }
         RestClient rest = new RestClient(ports.get(3), TOKEN);
-        for (int i = 0; i < 3; i++) {
-            start("w" + i, "w" + i);
-        }
+        fleet.startJoined(settings, JOIN).forEach(w -> workers.put(w.workerId, w));
         for (String g : List.of("g1", "g2")) {
             awaitCondition("group " + g + " with 3 members", JOIN, () -> {
                 RestClient.Reply reply = rest().call("GET", "/groups/" + g, (JsonObject) null, true);
