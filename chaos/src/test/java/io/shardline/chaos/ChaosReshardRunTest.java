@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The short chaos run of resharding under crashes ({@link ShortChaosRun}): about a minute with worker start-up, drain
- * and check; it runs beside {@link ChaosRunTest} in the module's other fork.
+ * and check; a class of its own, so that a second fork can run it beside {@link ChaosRunTest}.
  */
 class ChaosReshardRunTest extends ShortChaosRun {
 

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code dist/target/shardline-*} (the chaos module builds after {@code dist}). A failed run (an invalid check, an
  * aborted fault injection, an exception) is kept in {@code target/chaos-failures/<test>-<seed>/}
  * ({@link FailedRunEvidence}), which the assertion messages name. The runs are split over two classes,
- * {@link ChaosRunTest} and {@link ChaosReshardRunTest}, so that the module's two forks run them side by side
- * (docs/testing.md, "Parallel forks").
+ * {@link ChaosRunTest} and {@link ChaosReshardRunTest}, so that two forks can run them side by side
+ * ({@code -Dchaos.forkCount=2}; docs/testing.md, "Parallel forks").
  */
 abstract class ShortChaosRun {
 
