@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -63,11 +62,10 @@ final class FrozenFaults {
         Map<String, String> common = fleet.commonSettings(ports.subList(0, 3));
         common.put("redis.url", redis.uri());
         FrozenFaults cluster = new FrozenFaults(new ClusterProbe(redis));
-        Map<String, Map<String, String>> settings = new LinkedHashMap<>();
         for (int i = 0; i < 3; i++) {
-            settings.put("w" + i, ItFleet.withPorts(common, ports.get(i), ports.get(3 + i)));
+            cluster.workers.add(fleet.start("w" + i, ItFleet.withPorts(common, ports.get(i), ports.get(3 + i))));
+            cluster.workers.get(i).await("joined cluster", JOIN);
         }
-        cluster.workers.addAll(fleet.startJoined(settings, JOIN));
         cluster.probe.awaitOwners(STREAM, SHARDS, o -> countBy(o, "w0") == 4 && countBy(o, "w1") == 4
                 && countBy(o, "w2") == 4, Duration.ofSeconds(90), "balanced assignment 4/4/4");
         return cluster;

@@ -9,7 +9,6 @@ import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -69,11 +68,12 @@ class GroupProtocolIntegrationTest {
         common.put("rebalance.timeout.ms", "20000");
         common.put("rest.auth.token", TOKEN);
         ClusterProbe probe = new ClusterProbe(redis);
-        Map<String, Map<String, String>> settings = new LinkedHashMap<>();
+        List<WorkerProcess> workers = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            settings.put("w" + i, ItFleet.withPorts(common, ports.get(i), ports.get(3 + i)));
+            WorkerProcess w = fleet.start("w" + i, ItFleet.withPorts(common, ports.get(i), ports.get(3 + i)));
+            w.await("joined cluster", JOIN);
+            workers.add(w);
         }
-        List<WorkerProcess> workers = new ArrayList<>(fleet.startJoined(settings, JOIN));
         RestClient first = new RestClient(ports.get(3), TOKEN);
         for (String group : List.of("orders", "payments", "audits")) {
             probe.awaitOwners(group, SHARDS, o -> workersOf(o).size() == 3, SETTLE, group + " over three workers");

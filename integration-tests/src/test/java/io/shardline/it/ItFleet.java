@@ -6,7 +6,6 @@ import io.shardline.testkit.dist.DistributionArchive;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -96,24 +95,6 @@ final class ItFleet implements AutoCloseable {
         WorkerProcess w = WorkerProcess.start(dist, dir, fileId, workerId, settings);
         workers.add(w);
         return w;
-    }
-
-    /**
-     * Starts the workers of {@code settings} (worker id to its settings, in order) as a cluster: the first alone until
-     * it joined (so it is the oldest member and leads), then the others at once, each joining the first (their JVM
-     * starts overlap; a worker's start is mostly its own CPU and the loopback). Returns them in order once each
-     * printed its joined line within {@code join}.
-     */
-    List<WorkerProcess> startJoined(Map<String, Map<String, String>> settings, Duration join) throws IOException {
-        List<WorkerProcess> started = new ArrayList<>();
-        for (Map.Entry<String, Map<String, String>> w : settings.entrySet()) {
-            started.add(start(w.getKey(), w.getValue()));
-            if (started.size() == 1) {
-                started.get(0).await("joined cluster", join);
-            }
-        }
-        started.forEach(w -> w.await("joined cluster", join));
-        return started;
     }
 
     /** Starts worker {@code id} with {@code settings} and {@code env} added to its environment. */

@@ -9,7 +9,6 @@ import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -66,7 +65,7 @@ class PartitionIntegrationTest {
         List<Integer> memberProxies = List.of(ports.get(1), ports.get(6), ports.get(11));
         Map<String, String> common = fleet.commonSettings(memberProxies);
         common.put("redis.url", redis.uri());
-        Map<String, Map<String, String>> settings = new LinkedHashMap<>();
+        List<WorkerProcess> workers = new ArrayList<>();
         List<List<TcpCutProxy>> proxiesOf = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             int base = 5 * i;
@@ -76,9 +75,9 @@ class PartitionIntegrationTest {
             s.put("cluster.public.port", Integer.toString(ports.get(base + 1)));
             s.put("cluster.bus.port", Integer.toString(ports.get(base + 2)));
             s.put("cluster.bus.public.port", Integer.toString(ports.get(base + 3)));
-            settings.put("w" + i, s);
+            workers.add(fleet.start("w" + i, s));
+            workers.get(i).await("joined cluster", JOIN);
         }
-        List<WorkerProcess> workers = fleet.startJoined(settings, JOIN);
         ClusterProbe probe = new ClusterProbe(redis);
         probe.awaitOwners(STREAM, SHARDS, o -> count(o, "w0") == 4 && count(o, "w1") == 4 && count(o, "w2") == 4,
                 Duration.ofSeconds(90), "balanced assignment 4/4/4");

@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -70,7 +69,7 @@ class ReshardIntegrationTest {
     private final Map<String, Group> groups = new ConcurrentHashMap<>();
     private final Map<String, WorkerProcess> workers = new HashMap<>();
     private final Map<String, Integer> restPorts = new HashMap<>();
-    private final Map<String, Map<String, String>> settings = new LinkedHashMap<>();
+    private final Map<String, Map<String, String>> settings = new HashMap<>();
     private ItFleet fleet;
     private HttpServer webhook;
     private int restarts;
@@ -140,7 +139,9 @@ class ReshardIntegrationTest {
             restPorts.put("w" + i, ports.get(3 + i));
         }
         RestClient rest = new RestClient(ports.get(3), TOKEN);
-        fleet.startJoined(settings, JOIN).forEach(w -> workers.put(w.workerId, w));
+        for (int i = 0; i < 3; i++) {
+            start("w" + i, "w" + i);
+        }
         for (String g : List.of("g1", "g2")) {
             awaitCondition("group " + g + " with 3 members", JOIN, () -> {
                 RestClient.Reply reply = rest().call("GET", "/groups/" + g, (JsonObject) null, true);

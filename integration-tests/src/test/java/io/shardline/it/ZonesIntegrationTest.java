@@ -15,7 +15,6 @@ import io.shardline.testkit.redis.RedisClusterTest;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -78,13 +77,11 @@ class ZonesIntegrationTest {
         common.put("session.timeout.ms", "4000");
         common.put("heartbeat.interval.ms", "500");
         common.put("rest.auth.token", TOKEN);
-        Map<String, Map<String, String>> workers = new LinkedHashMap<>();
         for (int i = 0; i < 3; i++) {
             Map<String, String> settings = ItFleet.withPorts(common, ports.get(i), ports.get(3 + i));
             settings.put("rack", "az" + (i + 1));
-            workers.put("w" + i, settings);
+            fleet.start("w" + i, settings).await("joined cluster", JOIN);
         }
-        fleet.startJoined(workers, JOIN);
         ClusterProbe probe = new ClusterProbe(RedisNodes.of(redis));
         probe.awaitOwners("orders", SHARDS, o -> {
             for (int i = 0; i < SHARDS; i++) {
