@@ -14,13 +14,21 @@ import java.util.TreeMap;
  * @param group the group id
  * @param streams its streams and their shard counts, sorted by stream
  * @param members how many members it has (a static member's reservation counts)
+ * @param owned per stream, how many of its shards a member holds as assigned, not revoking (all of them once the
+ *              group's rebalance settled); a stream missing here (an answer of an older leader) counts as all owned
  */
-public record HostedGroup(String group, Map<String, Integer> streams, int members) {
+public record HostedGroup(String group, Map<String, Integer> streams, int members, Map<String, Integer> owned) {
 
     /** Validates and copies. */
     public HostedGroup {
         Objects.requireNonNull(group, "group");
         streams = Map.copyOf(new TreeMap<>(streams));
+        owned = Map.copyOf(new TreeMap<>(owned));
+    }
+
+    /** How many of {@code stream}'s shards a member holds as assigned (all of them when not reported). */
+    public int owned(String stream) {
+        return owned.getOrDefault(stream, streams.getOrDefault(stream, 0));
     }
 
     /** The groups of a list answer. */
@@ -31,7 +39,10 @@ public record HostedGroup(String group, Map<String, Integer> streams, int member
             Map<String, Integer> streams = new TreeMap<>();
             g.getJsonObject("streams", new JsonObject()).forEach(e -> streams.put(e.getKey(),
                     ((Number) e.getValue()).intValue()));
-            out.add(new HostedGroup(g.getString("group"), streams, g.getInteger("members", 0)));
+            Map<String, Integer> owned = new TreeMap<>();
+            g.getJsonObject("owned", new JsonObject()).forEach(e -> owned.put(e.getKey(),
+                    ((Number) e.getValue()).intValue()));
+            out.add(new HostedGroup(g.getString("group"), streams, g.getInteger("members", 0), owned));
         }
         return out;
     }

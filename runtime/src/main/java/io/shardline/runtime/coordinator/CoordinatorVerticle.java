@@ -10,6 +10,7 @@ import io.shardline.coordinator.protocol.ErrorCode;
 import io.shardline.coordinator.protocol.GroupConfigRefusedException;
 import io.shardline.coordinator.protocol.HeartbeatRequest;
 import io.shardline.coordinator.protocol.HeartbeatResponse;
+import io.shardline.coordinator.protocol.RevokeState;
 import io.shardline.coordinator.protocol.LeaveResponse;
 import io.shardline.coordinator.record.ChangeReason;
 import io.shardline.coordinator.record.CoordinatorRecord;
@@ -96,6 +97,8 @@ public final class CoordinatorVerticle extends VerticleBase {
     private LeaderHandOver handOver;
     /** Carries out the machine's claims (created on start, on this context). */
     private LeaderClaim claims;
+    /** Tells a group's members to heartbeat now (created on start). */
+    private RebalanceHints hints;
 
     /** Creates the host; deploy it once per worker. */
     public CoordinatorVerticle(CoordinatorHostSettings s) {
@@ -127,6 +130,7 @@ public final class CoordinatorVerticle extends VerticleBase {
     @Override
     public Future<?> start() {
         handOver = new LeaderHandOver(context, clusterName, workerId, clockMs, heartbeatIntervalMs, new HandOverHost());
+        hints = new RebalanceHints(vertx, clusterName);
         routes = new EventBusRoutes(context, clusterName, workerId, Math.max(1_000, sessionTimeoutMs));
         consumer = vertx.eventBus().consumer(CoordinatorWire.address(clusterName, workerId), this::onMessage);
         timer = vertx.setPeriodic(tickMs, id -> enqueue(this::tick));
@@ -280,9 +284,13 @@ public final class CoordinatorVerticle extends VerticleBase {
                 case CoordinatorWire.HEARTBEAT -> {
                     HeartbeatRequest request = CoordinatorWire.heartbeatRequest(body);
                     CoordinatorResult<HeartbeatResponse> result = coordinator.heartbeat(now, request);
-                    answerAfterCommit(message, op, body, result, () -> hostMetrics.heartbeatAnswered(
-                            request.groupId(), nanoClock.getAsLong() - arrivedNanos),
-                            () -> CoordinatorWire.toJson(result.response()));
+                    boolean revoked = request.revoking().stream().anyMatch(r -> r.state() == RevokeState.REVOKED);
+                    answerAfterCommit(message, op, body, result, () -> {
+                        hostMetrics.heartbeatAnswered(request.groupId(), nanoClock.getAsLong() - arrivedNanos);
+                        if (revoked) {
+                            hints.publish(request.groupId(), request.memberId()); // its shards can move on now
+                        }
+                    }, () -> CoordinatorWire.toJson(result.response()));
                 }
                 case CoordinatorWire.LEAVE -> {
                     CoordinatorResult<LeaveResponse> result = coordinator.leave(now, CoordinatorWire.leaveRequest(body));
@@ -298,8 +306,12 @@ public final class CoordinatorVerticle extends VerticleBase {
                 }
                 case GroupAdminWire.RESHARD -> {
                     CoordinatorResult<Boolean> result = GroupAdminWire.reshard(body, coordinator, now);
-                    answerAfterCommit(message, op, body, result, this::observeGroups,
-                            () -> GroupAdminWire.reshardAnswer(result.response()));
+                    answerAfterCommit(message, op, body, result, () -> {
+                        observeGroups();
+                        if (result.response()) {
+                            hints.publish(body.getString("groupId", ""), ""); // its members' new shards and revocations
+                        }
+                    }, () -> GroupAdminWire.reshardAnswer(result.response()));
                 }
                 case ReadModelWire.DESCRIBE -> message.reply(ReadModelWire.answer(body, coordinator,
                         machine.view() == null ? List.of() : machine.view().members().stream().map(m -> m.workerId()).toList()));

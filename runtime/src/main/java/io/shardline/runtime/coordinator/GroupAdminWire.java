@@ -58,14 +58,23 @@ public final class GroupAdminWire {
         return new JsonObject().put("error", ErrorCode.NONE.code()).put("changed", changed);
     }
 
-    /** {@code {"error":0,"groups":[{"group","streams":{name:shards},"members"}]}}, sorted by group. */
+    /**
+     * {@code {"error":0,"groups":[{"group","streams":{name:shards},"owned":{name:shards},"members"}]}}, sorted by
+     * group; {@code owned}: per stream, how many of its managed shards a member holds as assigned (not revoking),
+     * which is every one of them once a rebalance settled.
+     */
     static JsonObject listAnswer(GroupCoordinator coordinator) {
         JsonArray groups = new JsonArray();
         for (String id : coordinator.groupIds()) {
             coordinator.group(id).ifPresent(g -> {
                 JsonObject streams = new JsonObject();
-                g.config().streams().forEach(streams::put);
-                groups.add(new JsonObject().put("group", id).put("streams", streams)
+                JsonObject owned = new JsonObject();
+                g.config().streams().forEach((stream, shards) -> {
+                    streams.put(stream, shards);
+                    owned.put(stream, g.members().values().stream().mapToLong(m -> m.assigned().keySet().stream()
+                            .filter(s -> s.stream().equals(stream) && s.index() < shards).count()).sum());
+                });
+                groups.add(new JsonObject().put("group", id).put("streams", streams).put("owned", owned)
                         .put("members", g.members().size()));
             });
         }

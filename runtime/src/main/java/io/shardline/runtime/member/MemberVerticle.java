@@ -12,11 +12,13 @@ import io.shardline.coordinator.protocol.HeartbeatResponse;
 import io.shardline.coordinator.protocol.LeaveRequest;
 import io.shardline.runtime.cluster.LeaderView;
 import io.shardline.runtime.coordinator.CoordinatorWire;
+import io.shardline.runtime.coordinator.RebalanceHints;
 import io.shardline.runtime.metrics.MemberMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Optional;
@@ -60,6 +62,8 @@ public final class MemberVerticle extends VerticleBase {
     private final long pollMs;
     private final long retryMs;
     private long timer = -1;
+    /** The coordinator's hints to heartbeat now ({@link RebalanceHints}), registered on start. */
+    private MessageConsumer<JsonObject> rebalanced;
     private Promise<Void> left;
     private boolean leaveInFlight;
     private MemberMetrics metrics;
@@ -121,6 +125,10 @@ public final class MemberVerticle extends VerticleBase {
     @Override
     public Future<?> start() {
         timer = vertx.setPeriodic(pollMs, id -> step());
+        rebalanced = new RebalanceHints(vertx, clusterName).listen(groupConfig.groupId(), memberId(), () -> {
+            membership.expediteHeartbeat(clockMs.getAsLong());
+            step();
+        });
         step();
         return Future.succeededFuture();
     }
@@ -128,6 +136,7 @@ public final class MemberVerticle extends VerticleBase {
     @Override
     public Future<?> stop() {
         vertx.cancelTimer(timer);
+        rebalanced.unregister();
         return Future.succeededFuture();
     }
 

@@ -17,8 +17,10 @@ public interface GroupShardSets {
      * @param shards the stream's shard count in the group's managed shard set
      * @param members its members (0: nobody reads its shards)
      * @param paused the group's listeners paused and their paused shards of the stream, sorted
+     * @param owned how many of its {@code shards} a member holds as assigned, not revoking ({@code shards} once the
+     *              group's rebalance settled)
      */
-    record OnStream(String group, int shards, int members, List<Paused> paused) {
+    record OnStream(String group, int shards, int members, List<Paused> paused, int owned) {
 
         /** Copies. */
         public OnStream {
@@ -26,9 +28,19 @@ public interface GroupShardSets {
             paused = List.copyOf(paused);
         }
 
-        /** A group nothing of which is paused. */
+        /** A group whose shards are all owned. */
+        public OnStream(String group, int shards, int members, List<Paused> paused) {
+            this(group, shards, members, paused, shards);
+        }
+
+        /** A group nothing of which is paused and whose shards are all owned. */
         public OnStream(String group, int shards, int members) {
             this(group, shards, members, List.of());
+        }
+
+        /** Whether members are still taking up its shard set: it has members and some shard has no owner yet. */
+        public boolean takingUp() {
+            return members > 0 && owned < shards;
         }
     }
 

@@ -4,7 +4,9 @@ import io.shardline.runtime.redis.StreamIds;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What the leader observed of one stream at one moment, the input of {@link Reshard#decide}: the groups on the
@@ -14,15 +16,24 @@ import java.util.TreeMap;
  * @param groups group to the shard count of the stream its coordinator configuration manages
  * @param routing shard index to its routing hash (a shard not listed reads as never flipped)
  * @param positions group to shard index to its position there (a shard not listed: the group does not exist there)
+ * @param takingUp the groups whose members are still taking up their managed shard set (a shard of it has no owner
+ *                 yet: the rebalance after a growth has not settled), sorted
  */
 public record Progress(SortedMap<String, Integer> groups, SortedMap<Integer, Routing> routing,
-                       Map<String, Map<Integer, Position>> positions) {
+                       Map<String, Map<Integer, Position>> positions, SortedSet<String> takingUp) {
 
     /** Copies. */
     public Progress {
         groups = new TreeMap<>(groups);
         routing = new TreeMap<>(routing);
         positions = Map.copyOf(positions);
+        takingUp = new TreeSet<>(takingUp);
+    }
+
+    /** Progress in which every group owns its shard set. */
+    public Progress(SortedMap<String, Integer> groups, SortedMap<Integer, Routing> routing,
+                    Map<String, Map<Integer, Position>> positions) {
+        this(groups, routing, positions, new TreeSet<>());
     }
 
     /**

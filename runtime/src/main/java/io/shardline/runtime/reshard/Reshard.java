@@ -130,7 +130,8 @@ public final class Reshard {
     /**
      * Releases, flips, groups on new shards and growth; true when nothing but releases was left to do. Releases come
      * first: a shard that waits for no other shard is released before it is flipped, so its groups never stop at its
-     * cutover ({@link Barriers}).
+     * cutover ({@link Barriers}). A growth flips the shards producers write to one pass after the groups' shard sets
+     * grew, once their members own the new shards ({@link #holdsCutover}).
      */
     private boolean settle(Progress p, List<Decision> out) {
         long e = epoch();
@@ -145,8 +146,10 @@ public final class Reshard {
             }
         }
         int size = out.size();
+        int routed = layouts.lowerEntry(e).getValue();
+        boolean hold = holdsCutover(p, e, max, routed);
         for (int i = 0; i < max; i++) {
-            if (p.routing(i).epoch() < e) {
+            if (p.routing(i).epoch() < e && (!hold || i >= routed)) {
                 out.add(new Decision.Flip(i, e));
             }
         }
@@ -160,7 +163,29 @@ public final class Reshard {
                 }
             }
         });
-        return out.size() == size;
+        return out.size() == size && !hold;
+    }
+
+    /**
+     * Whether the flip of the shards producers route to before epoch {@code e} (the first {@code routed}) waits: while
+     * a group's shard set has not grown to {@code max} or its members are still taking the grown set up, and no such
+     * shard was flipped to {@code e} yet (by a producer of the new layout or an earlier pass). Then the new shards are
+     * owned, their members reading up to the barrier, by the time their parents drain: a key's wait at the cutover is
+     * its parents' drain and the release, not the rebalance that hands the new shards out. The shards the earlier
+     * layout does not route to are flipped at once (no producer of that layout writes there).
+     */
+    private static boolean holdsCutover(Progress p, long e, int max, int routed) {
+        boolean growing = max > routed && (!p.takingUp().isEmpty()
+                || p.groups().values().stream().anyMatch(managed -> managed < max));
+        if (!growing) {
+            return false;
+        }
+        for (int i = 0; i < routed; i++) {
+            if (p.routing(i).epoch() >= e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether every barrier of the last epoch passed (after {@code out}) and every left-out shard is drained. */

@@ -73,7 +73,7 @@ final class ReshardReport {
             held.addAll(leftOut);
             leftOut.forEach(i -> progress.routing(i).cutoverFor(machine.epoch()).ifPresent(cut -> watch.put(i, cut)));
             perGroup.put(g.group(), Map.of("passed", passed, "of", machine.shards(), "members", g.members(),
-                    "waiting", waits, "retiring_not_drained", leftOut));
+                    "owned", g.owned(), "waiting", waits, "retiring_not_drained", leftOut));
             if (passed < machine.shards() || !leftOut.isEmpty()) {
                 blocked.addAll(blocked(machine, g, held));
             }

@@ -11,8 +11,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,11 +58,13 @@ public final class ReshardTask {
     /** The watches last published, by stream then group (published again only when they change). Leader context. */
     private final Map<String, Map<String, Map<Integer, String>>> watched = new HashMap<>();
     private volatile io.vertx.core.eventbus.MessageConsumer<?> drained;
+    /** The groups a growth's cutover waits for. Leader context. */
+    private final TakeUpHold takeUp;
 
     /** A task ticking every {@code intervalMs} (the heartbeat interval), every quarter of it while a change runs. */
     ReshardTask(Vertx vertx, TopologyStore topologies, ReshardStore store, ReshardShards shards,
                        GroupShardSets groups, BooleanSupplier leader, ReshardMetrics metrics, long intervalMs,
-                       ReleaseHints hints) {
+                       ReleaseHints hints, LongSupplier clockMs) {
         this.topologies = Objects.requireNonNull(topologies, "topologies");
         this.store = Objects.requireNonNull(store, "store");
         this.shards = Objects.requireNonNull(shards, "shards");
@@ -70,10 +74,12 @@ public final class ReshardTask {
         this.hints = Objects.requireNonNull(hints, "hints");
         this.report = new ReshardReport(metrics);
         this.steps = new ReshardSteps(store, shards, groups, report, hints);
+        this.takeUp = new TakeUpHold(clockMs, intervalMs);
         long busyMs = ConsumerSettings.cutoverPollMs(intervalMs);
         this.ticker = new LeaderTicker(vertx, () -> changing ? busyMs : intervalMs, leader, this::lead, () -> {
             changing = false;
             watched.clear();
+            takeUp.clear();
             metrics.clear();
         });
     }
@@ -88,7 +94,7 @@ public final class ReshardTask {
         return new ReshardTask(vertx, new TopologyStore(redis, clusterName), new ReshardStore(redis),
                 new ReshardShards(redis, new io.shardline.producer.routing.ShardRouting(
                         new io.shardline.runtime.redis.ClientRoutingRedis(redis))), groups, leader, metrics, intervalMs,
-                new ReleaseHints(vertx, clusterName));
+                new ReleaseHints(vertx, clusterName), System::currentTimeMillis);
     }
 
     /** Starts ticking; a member's drained report ({@link ReleaseHints}) brings the next pass forward. */
@@ -152,7 +158,7 @@ public final class ReshardTask {
         Future<List<ReshardShards.Observed>> observing = observe(machine);
         return Future.all(reading, observing).compose(both -> {
             List<GroupShardSets.OnStream> on = reading.result();
-            Progress progress = progress(observing.result(), on);
+            Progress progress = progress(observing.result(), on, takeUp.takingUp(stream, on));
             Map<String, Object> waits = report.report(machine, on, progress);
             watch(stream, report.watches());
             List<Decision> decisions = machine.decide(progress);
@@ -184,7 +190,8 @@ public final class ReshardTask {
         return Chunked.map(indexes, Chunked.POOL_CHUNK, i -> shards.observe(machine.stream(), i));
     }
 
-    private static Progress progress(List<ReshardShards.Observed> observed, List<GroupShardSets.OnStream> on) {
+    private static Progress progress(List<ReshardShards.Observed> observed, List<GroupShardSets.OnStream> on,
+                                     SortedSet<String> takingUp) {
         TreeMap<String, Integer> managed = new TreeMap<>();
         on.forEach(g -> managed.put(g.group(), g.shards()));
         TreeMap<Integer, Progress.Routing> routing = new TreeMap<>();
@@ -195,7 +202,7 @@ public final class ReshardTask {
             observed.get(i).positions().forEach((g, pos) -> positions.computeIfAbsent(g, k -> new HashMap<>())
                     .put(shard, pos));
         }
-        return new Progress(managed, routing, positions);
+        return new Progress(managed, routing, positions, takingUp);
     }
 
 }

@@ -124,7 +124,7 @@ public final class ControlPlaneHost {
                     Map<String, List<Paused>> paused = PausedGroups.on(stream, all.resultAt(1), all.resultAt(2));
                     return all.<List<HostedGroup>>resultAt(0).stream().filter(g -> g.streams().containsKey(stream))
                             .map(g -> new OnStream(g.group(), g.streams().get(stream), g.members(),
-                                    paused.getOrDefault(g.group(), List.of()))).toList();
+                                    paused.getOrDefault(g.group(), List.of()), g.owned(stream))).toList();
                 });
             }
 

@@ -64,6 +64,8 @@ class ReshardTaskTest {
     private int managed = 4;
     /** What an operator paused of the group. */
     private List<GroupShardSets.Paused> paused = List.of();
+    /** How many of its shards the group's members own, or null: every one. */
+    private Integer owned;
 
     @BeforeEach
     void start(RedisServer server) {
@@ -74,7 +76,8 @@ class ReshardTaskTest {
         GroupShardSets groups = new GroupShardSets() {
             @Override
             public Future<List<OnStream>> on(String s) {
-                return Future.succeededFuture(s.equals(stream) ? List.of(new OnStream(GROUP, managed, 1, paused)) : List.of());
+                return Future.succeededFuture(s.equals(stream) ? List.of(new OnStream(GROUP, managed, 1, paused,
+                        owned == null ? managed : owned)) : List.of());
             }
 
             @Override
@@ -85,7 +88,7 @@ class ReshardTaskTest {
         };
         task = new ReshardTask(vertx, topologies, store, new ReshardShards(redis, new ShardRouting(
                 new ClientRoutingRedis(redis))), groups, () -> true, new ReshardMetrics(new MetricRegistry()), 1_000,
-                new ReleaseHints(vertx, "rt"));
+                new ReleaseHints(vertx, "rt"), System::currentTimeMillis);
         result(topologies.create(stream, 4, "test"), WAIT);
         for (int i = 0; i < 4; i++) {
             send(Request.cmd(Command.XGROUP).arg("CREATE").arg(key(i)).arg(GROUP).arg("0").arg("MKSTREAM"));
@@ -108,11 +111,16 @@ class ReshardTaskTest {
 
         tick();
         assertThat(topology()).containsEntry("state", "RESHARDING").containsEntry("routing_epoch", "2");
+        assertThat(groups(5)).as("the group on a new shard").contains(GROUP);
+        assertThat(managed).as("the group manages both layouts' shards").isEqualTo(6);
+        for (int i = 0; i < 4; i++) {
+            assertThat(routing(i)).as("shard %d not flipped before the group grew", i).doesNotContainKey("epoch");
+        }
+
+        tick();
         for (int i = 0; i < 6; i++) {
             assertThat(routing(i)).as("shard %d flipped", i).containsEntry("epoch", "2").containsKey("cutover:2");
         }
-        assertThat(groups(5)).as("the group on a new shard").contains(GROUP);
-        assertThat(managed).as("the group manages both layouts' shards").isEqualTo(6);
 
         tick();
         assertThat(routing(4)).as("shard 4's parents 0 and 2 hold entries the group has not read")
@@ -129,11 +137,34 @@ class ReshardTaskTest {
     }
 
     @Test
+    void theOldShardsAreFlippedOnlyOnceTheGroupsMembersOwnTheNewShards() {
+        owned = 4;
+        change(r -> r.start(6));
+        tick();
+        tick();
+        assertThat(managed).isEqualTo(6);
+        assertThat(new JsonObject(topology().get("progress")).getJsonObject("groups").getJsonObject(GROUP)
+                .getInteger("owned")).as("the progress shows the take-up").isEqualTo(4);
+        for (int i = 0; i < 4; i++) {
+            assertThat(routing(i)).as("shard %d not flipped while shards 4 and 5 have no owner", i)
+                    .doesNotContainKey("epoch");
+        }
+        assertThat(routing(4)).as("a new shard, written by nobody in the old layout").containsEntry("epoch", "2");
+
+        owned = 6;
+        tick();
+        for (int i = 0; i < 4; i++) {
+            assertThat(routing(i)).as("shard %d flipped", i).containsEntry("epoch", "2");
+        }
+    }
+
+    @Test
     void aShardWhoseOnlyParentIsItselfIsNeverStoppedAtItsCutoverWhileANewShardWaitsForItsParent() {
         List<JsonObject> hints = new java.util.concurrent.CopyOnWriteArrayList<>();
         vertx.eventBus().<JsonObject>consumer(ReleaseHints.address("rt"), m -> hints.add(m.body()));
         change(r -> r.start(8)); // 4 divides 8: shard i < 4 has only itself as parent, shard i + 4 has i
         tick();
+        tick(); // the group grew: the old shards are flipped
         assertThat(task.changing()).as("the task ticks faster while a change runs").isTrue();
         Await.until(() -> !hints.isEmpty(), WAIT, 10, "the release hint to the members");
         tick(); // observes the flip: the watch
@@ -172,6 +203,7 @@ class ReshardTaskTest {
                 new GroupShardSets.Paused("x", 0), new GroupShardSets.Paused("x", 3));
         change(r -> r.start(8)); // shard i + 4 waits for shard i
         drain(3);
+        tick();
         tick();
         tick();
 

@@ -97,15 +97,44 @@ class ReshardTest {
     }
 
     @Test
-    void firstFlipsEveryShardGrowsTheGroupAndCreatesItOnNewShards() {
+    void aGrowthFirstGrowsTheGroupAndCreatesItOnNewShardsFlippingOnlyTheNewShards() {
         Reshard r = Reshard.stable("s", 1, 2);
         r.start(4);
         List<Decision> d = r.decide(progress(Map.of("g", 2), Map.of(), Map.of("g", Map.of(
                 0, new Progress.Position("0-0", null), 1, new Progress.Position("0-0", null)))));
         assertThat(d).containsExactly(new Decision.Release("g", 0, 2), new Decision.Release("g", 1, 2),
-                new Decision.Flip(0, 2), new Decision.Flip(1, 2), new Decision.Flip(2, 2),
-                new Decision.Flip(3, 2), new Decision.Resize("g", 4, false), new Decision.CreateGroup("g", 2),
-                new Decision.CreateGroup("g", 3));
+                new Decision.Flip(2, 2), new Decision.Flip(3, 2), new Decision.Resize("g", 4, false),
+                new Decision.CreateGroup("g", 2), new Decision.CreateGroup("g", 3));
+    }
+
+    @Test
+    void theShardsProducersWriteToAreFlippedOnceEveryGroupOwnsItsGrownShardSet() {
+        Reshard r = Reshard.stable("s", 1, 2);
+        r.start(4);
+        Progress.Routing released = new Progress.Routing(1, new TreeMap<>(), Map.of("g", 2L)); // its only parent: itself
+        Map<Integer, Progress.Routing> routing = Map.of(0, released, 1, released, 2, flipped(2, "0-0", Map.of()),
+                3, flipped(2, "0-0", Map.of()));
+        Map<String, Map<Integer, Progress.Position>> at = Map.of("g", Map.of(0, new Progress.Position("0-0", null),
+                1, new Progress.Position("0-0", null), 2, new Progress.Position("0-0", null),
+                3, new Progress.Position("0-0", null)));
+        Progress takingUp = new Progress(new TreeMap<>(Map.of("g", 4)), new TreeMap<>(routing), at,
+                new java.util.TreeSet<>(List.of("g")));
+        assertThat(r.decide(takingUp)).as("the members are still taking up shards 2 and 3").isEmpty();
+
+        assertThat(r.decide(progress(Map.of("g", 4), routing, at))).containsExactly(new Decision.Flip(0, 2),
+                new Decision.Flip(1, 2));
+    }
+
+    @Test
+    void aGrowthWhoseCutoverBeganIsNotHeld() {
+        Reshard r = Reshard.stable("s", 1, 2);
+        r.start(4);
+        Progress p = new Progress(new TreeMap<>(Map.of("g", 4)), new TreeMap<>(Map.of(1, flipped(2, "0-0", Map.of()))),
+                Map.of("g", Map.of(0, new Progress.Position("0-0", null), 1, new Progress.Position("0-0", null),
+                        2, new Progress.Position("0-0", null), 3, new Progress.Position("0-0", null))),
+                new java.util.TreeSet<>(List.of("g")));
+        assertThat(r.decide(p)).as("a producer of the new layout flipped shard 1 already").contains(
+                new Decision.Flip(0, 2), new Decision.Flip(2, 2), new Decision.Flip(3, 2));
     }
 
     @Test
@@ -116,7 +145,7 @@ class ReshardTest {
         for (int i = 0; i < 16; i++) {
             at.put(i, new Progress.Position("0-0", "1-" + i)); // behind, with entries pending
         }
-        List<Decision> d = r.decide(progress(Map.of("g", 16), Map.of(), Map.of("g", at)));
+        List<Decision> d = r.decide(progress(Map.of("g", 32), Map.of(), Map.of("g", at)));
         for (int i = 0; i < 16; i++) {
             assertThat(d.indexOf(new Decision.Release("g", i, 2))).as("shard %d released before any flip", i)
                     .isGreaterThanOrEqualTo(0).isLessThan(d.indexOf(new Decision.Flip(0, 2)));
