@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
- * Lets at most {@code max} commands use the pooled Vert.x client at once; the others wait in order (at most
+ * Lets at most {@code max} commands use a Redis client at once (the pooled Vert.x client in cluster mode, the
+ * monitoring connection, the members' commands: {@code BoundedShardRedis}); the others wait in order (at most
  * {@code maxWaiting}, beyond which a command fails at once), and a waiting command is started on the context
  * that sent it. A command gives its place back when it ends, or after {@code releaseAfterMs} if it has not ended
  * by then (a node that hangs must not hold the places for ever).
@@ -20,7 +21,7 @@ import java.util.function.Supplier;
  * taken for good and every later command times out (seen with two workers on a three-node cluster). With no
  * more commands in flight than the pool size, no command ever waits for a connection. Thread-safe.
  */
-final class CommandGate {
+public final class CommandGate {
 
     private final Vertx vertx;
     private final int max;
@@ -37,7 +38,12 @@ final class CommandGate {
         this(vertx, max, maxWaiting, releaseAfterMs, "redis.pool.size, redis.pool.waiting");
     }
 
-    CommandGate(Vertx vertx, int max, int maxWaiting, long releaseAfterMs, String keys) {
+    /**
+     * A gate of {@code max} places and {@code maxWaiting} waiting commands.
+     *
+     * @param keys the settings that bound it, named when a command is refused
+     */
+    public CommandGate(Vertx vertx, int max, int maxWaiting, long releaseAfterMs, String keys) {
         if (max <= 0 || maxWaiting < 0 || releaseAfterMs <= 0) {
             throw new IllegalArgumentException("command gate: max must be > 0 and maxWaiting >= 0, got " + max
                     + " and " + maxWaiting);
@@ -50,7 +56,7 @@ final class CommandGate {
     }
 
     /** Runs {@code command} now if fewer than {@code max} run, else when one ends. */
-    <T> Future<T> run(Supplier<Future<T>> command) {
+    public <T> Future<T> run(Supplier<Future<T>> command) {
         synchronized (this) {
             if (inFlight < max) {
                 inFlight++;
@@ -75,12 +81,12 @@ final class CommandGate {
     }
 
     /** Commands running now. */
-    synchronized int inFlight() {
+    public synchronized int inFlight() {
         return inFlight;
     }
 
     /** The most commands that ran at once so far (never more than {@code max}). */
-    synchronized int mostInFlight() {
+    public synchronized int mostInFlight() {
         return mostInFlight;
     }
 

@@ -150,7 +150,8 @@ public final class Worker {
             ListenerConfigStore configs = new ListenerConfigStore(redis, keys);
             ListenerStateStore states = new ListenerStateStore(redis, keys);
             ListenerSupervisor supervisor = new ListenerSupervisor(cluster.vertx(), config.workerId(),
-                    new ListenerRunner(cluster.vertx(), new BoundedShardRedis(shardRedis, memberCommandLimit(config)),
+                    new ListenerRunner(cluster.vertx(), new BoundedShardRedis(cluster.vertx(), shardRedis,
+                            memberCommandLimit(config)),
                             config, registry, cluster::view, clockMs,
                             new ShardZones(redis, config.redisZones()), d -> WorkerRedisAcl.check(redis, config, List.of(d))
                             .compose(v -> topologies.ensure(d.name(), d.config().streams()))),
