@@ -23,6 +23,7 @@ import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -133,13 +134,22 @@ class LeaderHandOverTest {
         // w1 hangs (as under SIGSTOP): requests to it are taken and never answered. Once both members have a
         // heartbeat stuck there, w1's Hazelcast membership ends and the view names w2: a member must not wait for
         // its request to w1 to time out (2 s, as long as its whole lease).
-        // The hung consumer is in place before w1's coordinator goes, so no heartbeat finds nobody at w1's address
-        // (a member whose request failed at once would rightly ask w2 from then on and never be stuck at w1).
+        // An interceptor swallows every message to w1's coordinator while that coordinator still runs, so no
+        // heartbeat can fail at once (a member whose request failed would rightly ask w2 from then on and never be
+        // stuck at w1): a consumer of the test's own beside the coordinator's would only get every other message,
+        // and the coordinator's undeploy fails the ones queued for it. w1's coordinator goes (it no longer renews
+        // the leader epoch, as a frozen worker would not) once both members are stuck.
+        String w1Address = CoordinatorWire.address(cluster, "w1");
         List<String> stuck = new CopyOnWriteArrayList<>();
-        result(vertx.eventBus().<io.vertx.core.json.JsonObject>consumer(CoordinatorWire.address(cluster, "w1"),
-                message -> stuck.add(message.body().getString("memberId"))).completion(), WAIT);
-        result(vertx.undeploy(deployments.get("w1")), WAIT);
+        vertx.eventBus().addOutboundInterceptor(delivery -> {
+            if (!w1Address.equals(delivery.message().address())) {
+                delivery.next();
+            } else if (delivery.message().body() instanceof JsonObject body) {
+                stuck.add(body.getString("memberId"));
+            }
+        });
         until(() -> stuck.contains("w2-l-m0") && stuck.contains("w3-l-m0"), WAIT, 5, "heartbeats stuck at w1");
+        result(vertx.undeploy(deployments.get("w1")), WAIT);
         members.set(List.of(workers.get("w2"), workers.get("w3")));
         publishView();
 
