@@ -16,7 +16,7 @@ class ChaosReshardRunTest extends ShortChaosRun {
      * In CI: two changes of the shard count through {@code POST /streams/chaos/reshard} (seed 19: 32 -> 40, then
      * 40 -> 30 rolled back while it runs), each hit by a worker's {@code kill -9} right after its start, over 1,000
      * keys that move shards at each cutover; then every record handled, each key's records first handled in the
-     * order they were written across the layouts, and nothing left on the retired shards. Replay: {@code bin/chaos
+     * order they were written across the layouts, and nothing left on the retired shards. Replay: {@code bin/chaos --session-timeout-ms 5000
      * --seed 19 --duration 40s --faults KILL_WORKER --reshards 2 --rate 150} (with the leader's kills too:
      * {@code --faults KILL_WORKER,KILL_LEADER}).
      */

@@ -25,6 +25,17 @@ abstract class ShortChaosRun {
 
     private static final String WORKER_JAVA_OPTS = "-Xms64m -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k";
 
+    /**
+     * The workers' session timeout and heartbeat interval: the defaults' proportions (ten heartbeats per session) at
+     * half their scale. A member on a healthy worker must reach the successor of a crashed or frozen leader within
+     * its lease ({@code session - 2 x heartbeat}, 4 s here), and the successor claims only after the leader's silence
+     * bound (a third of that). With 3 s and 0.5 s (a 2 s lease, 750 ms of it the silence bound) the build beside the
+     * integration tests and one busy core missed it in 4 of 5 runs: the claim, the replay and the member's retries
+     * took longer than the 1.25 s left (docs/testing.md, "Parallel forks").
+     */
+    static final int SESSION_TIMEOUT_MS = 5_000;
+    static final int HEARTBEAT_INTERVAL_MS = 500;
+
     @TempDir
     Path workDir;
 
@@ -68,7 +79,8 @@ abstract class ShortChaosRun {
      * violation the checker reports and when nothing was produced.
      */
     ChaosRun run(long seed, long durationMs, Set<FaultKind> faults, int reshards) throws Exception {
-        ChaosSettings settings = new ChaosSettings(seed, durationMs, 3, 32, 150, faults, 3_000, 500, 4, 10, 1,
+        ChaosSettings settings = new ChaosSettings(seed, durationMs, 3, 32, 150, faults, SESSION_TIMEOUT_MS,
+                HEARTBEAT_INTERVAL_MS, 4, 10, 1,
                 ChaosRunner.findDistribution(), workDir, WORKER_JAVA_OPTS, 0, 0, reshards == 0 ? 0 : 1_000, reshards);
         kept = evidence.track(workDir, testName, seed);
         ChaosRun run = new ChaosRun(settings, System.out);
