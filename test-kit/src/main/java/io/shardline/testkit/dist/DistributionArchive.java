@@ -56,7 +56,9 @@ public final class DistributionArchive {
                 Path archive = dir.resolve("shardline.jsa");
                 Path stamp = dir.resolve("shardline.jsa.lib");
                 String jars = jars(home.resolve("lib"));
-                if (Files.exists(archive) && Files.exists(stamp) && Files.readString(stamp).equals(jars)) {
+                // bin/shardline-cds writes the stamp the bin/ commands check (shardline.jsa.stamp) with the archive.
+                if (Files.exists(archive) && Files.exists(dir.resolve("shardline.jsa.stamp")) && Files.exists(stamp)
+                        && Files.readString(stamp).equals(jars)) {
                     return;
                 }
                 Files.deleteIfExists(stamp);
