@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * Start time to the first record handled, from the built distribution (docs/benchmarks.md, "Start-up"). Per run: a
  * bare JVM start of the same class path ({@code bin/start-worker --version}, the baseline), then one worker started
  * with {@code bin/start-worker} on a fresh cluster (its {@code cluster.members} names two more seeds nobody listens
- * on, as the shipped {@code worker.properties} does) and a {@code logging-sink} listener ({@code log.every=1}) over 16
+ * on, as the shipped {@code worker.properties} does; {@code -Dbench.start.seeds=1}: only itself) and a {@code logging-sink} listener ({@code log.every=1}) over 16
  * shards that each hold one record before the worker starts. The worker's console lines carry their time, so the
  * bench reads when each start phase ended (config parsed, Hazelcast, clustered Vert.x, Redis, leader claim, listener,
  * the worker's joined line, the coordinator's first answer, the first assignment, the first read, the first record
@@ -45,6 +45,9 @@ public final class StartTimeBench {
     private static final Pattern JVM_MS = Pattern.compile("\\((\\d+) ms after JVM start\\)");
     private static final DateTimeFormatter HMS = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
     private static final int SHARDS = 16;
+    /** How many seeds the first worker's {@code cluster.members} names (itself first): 3 as shipped. */
+    private static final int SEEDS = Integer.getInteger("bench.start.seeds", 3);
+
     /** The phases, in the order they end, each by the first console line containing its text. */
     private static final Map<String, String> PHASES = phases();
 
@@ -76,9 +79,10 @@ public final class StartTimeBench {
         Path dist = Path.of(args[0]).toAbsolutePath();
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         int joinRuns = args.length > 2 ? Integer.parseInt(args[2]) : 3;
-        boolean archive = Files.exists(dist.resolve("cds/shardline.jsa")) && !"off".equals(System.getenv("SHARDLINE_CDS"));
-        System.out.printf("load average before: %s; CDS archive %s; JAVA_OPTS=%s%n", DistWorkers.loadAverage(),
-                archive ? "used" : "not used", System.getenv("JAVA_OPTS"));
+        boolean archive = Files.exists(dist.resolve("cds/shardline.jsa"))
+                && Files.exists(dist.resolve("cds/shardline.jsa.stamp")) && !"off".equals(System.getenv("SHARDLINE_CDS"));
+        System.out.printf("load average before: %s; CDS archive %s; JAVA_OPTS=%s; seeds in cluster.members %d%n",
+                DistWorkers.loadAverage(), archive ? "used" : "not used", System.getenv("JAVA_OPTS"), SEEDS);
         try (RedisServer redis = RedisServer.start(false)) {
             List<Long> bare = new ArrayList<>();
             Map<String, List<Long>> fromJvm = new LinkedHashMap<>();
@@ -128,7 +132,7 @@ public final class StartTimeBench {
     /** One worker alone: the time of each phase's line after the JVM start ("jvm start": after the spawn). */
     private static Map<String, Long> single(Path dist, Path work, String redisUrl, Map<String, List<Long>> into)
             throws Exception {
-        try (DistWorkers workers = new DistWorkers(dist, work, 3)) {
+        try (DistWorkers workers = new DistWorkers(dist, work, SEEDS)) {
             LocalTime spawned = LocalTime.now();
             Process worker = workers.start(0, redisUrl);
             workers.awaitLine(0, "#1 key=", TIMEOUT_MS);
