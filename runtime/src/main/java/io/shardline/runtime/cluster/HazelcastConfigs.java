@@ -26,8 +26,21 @@ public final class HazelcastConfigs {
     private HazelcastConfigs() {
     }
 
-    /** The configuration for one worker. */
-    public static Config forWorker(ClusterSettings settings) {
+    /**
+     * How long the TCP/IP joiner waits for the seeds to answer before this worker forms a cluster of its own: 1 s
+     * when no seed accepted a connection before the start (nobody to join), else Hazelcast's default of 5 s, which a
+     * member on a loaded machine needs to answer ({@link SeedProbe}).
+     */
+    public static int joinTimeoutSeconds(boolean seedListening) {
+        return seedListening ? 5 : 1;
+    }
+
+    /**
+     * The configuration for one worker.
+     *
+     * @param joinTimeoutSeconds the TCP/IP joiner's connection timeout ({@link #joinTimeoutSeconds})
+     */
+    public static Config forWorker(ClusterSettings settings, int joinTimeoutSeconds) {
         Config config = new Config()
                 .setClusterName(settings.security().hazelcastClusterName(settings.clusterName()))
                 .setInstanceName("shardline-" + settings.workerId() + "-" + settings.port());
@@ -62,7 +75,7 @@ public final class HazelcastConfigs {
         JoinConfig join = network.getJoin();
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(1);
+        join.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(joinTimeoutSeconds);
         settings.members().forEach(member -> join.getTcpIpConfig().addMember(member));
 
         config.getMemberAttributeConfig().setAttribute(WORKER_ID_ATTRIBUTE, settings.workerId());

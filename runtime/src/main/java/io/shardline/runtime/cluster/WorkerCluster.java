@@ -14,6 +14,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -35,6 +36,8 @@ import org.slf4j.LoggerFactory;
 public final class WorkerCluster {
 
     private static final Logger LOG = LoggerFactory.getLogger(WorkerCluster.class);
+    /** How long a seed may take to accept a TCP connection before the start counts it as absent ({@link SeedProbe}). */
+    private static final int SEED_PROBE_TIMEOUT_MS = 500;
 
     private final HazelcastInstance hazelcast;
     private final Vertx vertx;
@@ -58,17 +61,20 @@ public final class WorkerCluster {
      */
     public static WorkerCluster start(ClusterSettings settings, long timeoutMs) {
         long started = System.nanoTime();
+        Optional<String> seed = SeedProbe.listening(settings.members(), SEED_PROBE_TIMEOUT_MS);
+        int joinTimeoutSeconds = HazelcastConfigs.joinTimeoutSeconds(seed.isPresent());
         HazelcastInstance hazelcast;
         try {
-            hazelcast = Hazelcast.newHazelcastInstance(HazelcastConfigs.forWorker(settings));
+            hazelcast = Hazelcast.newHazelcastInstance(HazelcastConfigs.forWorker(settings, joinTimeoutSeconds));
         } catch (RuntimeException e) {
             throw new ClusterStartException("cannot start the Hazelcast member on " + settings.host() + ":"
                     + settings.port() + ": " + e.getMessage(), e);
         }
         try {
             long hazelcastMs = (System.nanoTime() - started) / 1_000_000;
-            LOG.info("Hazelcast member started in {} ms: {} member(s)", hazelcastMs,
-                    hazelcast.getCluster().getMembers().size());
+            LOG.info("Hazelcast member started in {} ms: {} member(s) ({}; join timeout {} s)", hazelcastMs,
+                    hazelcast.getCluster().getMembers().size(),
+                    seed.map(s -> "seed " + s + " was listening").orElse("no seed was listening"), joinTimeoutSeconds);
             throwIfWorkerIdTaken(hazelcast, settings.workerId());
             long vertxStarted = System.nanoTime();
             LOG.info("Cluster ports: {}", settings.security().describe());
