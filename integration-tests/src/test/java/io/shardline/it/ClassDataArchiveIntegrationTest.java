@@ -3,7 +3,6 @@ package io.shardline.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -41,7 +40,7 @@ class ClassDataArchiveIntegrationTest {
         Path dist = Path.of(System.getProperty("shardline.dist.dir", "../dist/target/shardline-0.1.0-SNAPSHOT"));
         assertThat(dist.resolve("bin/shardline-run-class")).as("build the distribution first (mvn package)").exists();
         for (String dir : List.of("bin", "lib", "config")) {
-            copyTree(dist.resolve(dir), copy.resolve(dir));
+            DirectoryTrees.copy(dist.resolve(dir), copy.resolve(dir));
         }
         Path archive = copy.resolve("cds/shardline.jsa");
         Files.createDirectories(archive.getParent());
@@ -101,22 +100,5 @@ class ClassDataArchiveIntegrationTest {
         Process p = pb.start();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("bin/shardline --version finished").isTrue();
         return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            files.forEach(f -> {
-                try {
-                    Path target = to.resolve(from.relativize(f).toString());
-                    if (Files.isDirectory(f)) {
-                        Files.createDirectories(target);
-                    } else {
-                        Files.copy(f, target, StandardCopyOption.COPY_ATTRIBUTES);
-                    }
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        }
     }
 }

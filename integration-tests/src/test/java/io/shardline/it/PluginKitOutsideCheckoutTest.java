@@ -8,10 +8,8 @@ import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.shardline.testkit.redis.RespProbe;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +63,7 @@ class PluginKitOutsideCheckoutTest {
         assertThat(localRepo.resolve("io/shardline/shardline-plugins-api")).isDirectory();
 
         Path plugin = outside.resolve("order-audit");
-        copyTree(dist.resolve("sdk/template"), plugin);
+        DirectoryTrees.copy(dist.resolve("sdk/template"), plugin);
         Path settings = outside.resolve("settings.xml");
         Files.writeString(settings, settings(Path.of(System.getProperty("user.home"), ".m2", "repository")));
         run(List.of(maven(), "-B", "-ntp", "-s", settings.toString(), "-Dmaven.repo.local=" + localRepo, "verify"),
@@ -153,23 +151,6 @@ class PluginKitOutsideCheckoutTest {
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
         } catch (IOException e) {
             return "(no output: " + e.getMessage() + ")";
-        }
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> paths = Files.walk(from)) {
-            paths.forEach(p -> {
-                try {
-                    Path target = to.resolve(from.relativize(p).toString());
-                    if (Files.isDirectory(p)) {
-                        Files.createDirectories(target);
-                    } else {
-                        Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
-                    }
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
         }
     }
 }

@@ -162,7 +162,7 @@ class RestAuthTest {
     void withoutAConfiguredTokenOneIsGeneratedIntoAFileOnlyTheUserCanRead(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("state/w1.token");
         WorkerConfig config = WorkerConfig.of(RawConfig.of(Map.of("worker.id", "w1", "log.dir", dir.resolve("state")
-                .toString())), Placeholders.system());
+                .toString(), "rest.port", "0")), Placeholders.system());
         assertEquals(file, config.restAuthTokenFile());
         RestSettings first = RestSettings.of(config);
         assertThat(Files.getPosixFilePermissions(file)).containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ,

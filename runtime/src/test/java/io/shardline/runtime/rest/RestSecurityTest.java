@@ -214,7 +214,7 @@ class RestSecurityTest {
                 "-keyout", key.toString(), "-out", cert.toString()).redirectErrorStream(true).start();
         assertEquals(0, openssl.waitFor(), () -> new String(readAll(openssl)));
         WorkerConfig config = WorkerConfig.of(RawConfig.of(Map.of("rest.auth.token", TOKEN, "rest.tls.key", key.toString(),
-                "rest.tls.cert", cert.toString())), Placeholders.system());
+                "rest.tls.cert", cert.toString(), "rest.port", "0")), Placeholders.system());
         try (RestHarness https = new RestHarness(redis.uri(), cluster + "-tls", RestSettings.of(config))) {
             Reply root = https.call(HttpMethod.GET, "/", null, TOKEN);
             assertEquals(200, root.status(), root::toString);
