@@ -107,15 +107,14 @@ public final class StreamAdmin {
         return reshards.read(stream).compose(found -> {
             Reshard machine = found.orElseThrow(() -> ControlPlaneException.notFound("stream '" + stream + "' has no "
                     + "topology (no listener started on it and it was not created with POST /streams)"));
-            long read = machine.epoch();
-            boolean completing = machine.completing();
+            ReshardStore.Expected read = ReshardStore.Expected.of(machine);
             try {
                 step.accept(machine);
             } catch (ReshardRefusedException e) {
                 throw e.reason() == ReshardRefusedException.Reason.BAD_COUNT
                         ? ControlPlaneException.badRequest(e.getMessage()) : ControlPlaneException.conflict(e.getMessage());
             }
-            return reshards.write(machine, read, completing, reason, java.util.Map.of());
+            return reshards.write(machine, read, reason, java.util.Map.of());
         }).compose(written -> {
             if (written != 1) {
                 return Future.failedFuture(ControlPlaneException.conflict("stream '" + stream + "' changed while "

@@ -43,6 +43,11 @@ public final class Reshard {
         return new Reshard(stream, ReshardState.STABLE, new TreeMap<>(Map.of(epoch, shards)), false);
     }
 
+    /** This machine as it is now, to keep what was read before {@link #decide} changes it. */
+    public Reshard copy() {
+        return new Reshard(stream, state, layouts(), completing);
+    }
+
     /** The machine a leader rebuilds from the topology record. */
     public static Reshard restore(String stream, ReshardState state, SortedMap<Long, Integer> layouts,
                                   boolean completing) {

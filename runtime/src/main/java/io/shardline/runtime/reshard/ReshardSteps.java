@@ -43,8 +43,9 @@ final class ReshardSteps {
      * group at its cutover), flips before groups are created on new shards (a shard a later layout has again is past
      * its tombstone then).
      */
-    Future<Void> run(Reshard machine, long epoch, List<Decision> decisions, List<GroupShardSets.OnStream> on) {
+    Future<Void> run(Reshard machine, Reshard asRead, List<Decision> decisions, List<GroupShardSets.OnStream> on) {
         String stream = machine.stream();
+        long epoch = asRead.epoch();
         Future<Void> chain = Future.succeededFuture();
         List<Decision> batch = new ArrayList<>();
         for (Decision d : decisions) {
@@ -58,7 +59,7 @@ final class ReshardSteps {
             if (perShard) {
                 batch.add(d);
             } else {
-                chain = chain.compose(v -> single(machine, epoch, d, on));
+                chain = chain.compose(v -> single(machine, asRead, d, on));
             }
         }
         List<Decision> rest = List.copyOf(batch);
@@ -98,11 +99,16 @@ final class ReshardSteps {
         });
     }
 
-    private Future<Void> single(Reshard machine, long epoch, Decision d, List<GroupShardSets.OnStream> on) {
+    private Future<Void> single(Reshard machine, Reshard asRead, Decision d, List<GroupShardSets.OnStream> on) {
         String stream = machine.stream();
+        long epoch = asRead.epoch();
+        ReshardStore.Expected read = ReshardStore.Expected.of(asRead);
         if (d instanceof Decision.Persist) {
-            return store.write(machine, epoch, false, "every group passed the cutover of epoch " + epoch + "; completing",
-                    Map.of()).compose(written -> written == 1 ? Future.<Void>succeededFuture()
+            // The change as read with step = COMPLETING (machine is STABLE already: decide() ran to the end). From
+            // here no rollback or change is accepted, and a leader that takes over retires and completes it.
+            Reshard completing = Reshard.restore(stream, asRead.state(), asRead.layouts(), true);
+            return store.write(completing, read.completing(false), "every group passed the cutover of epoch " + epoch
+                    + "; completing", Map.of()).compose(written -> written == 1 ? Future.<Void>succeededFuture()
                     : Future.failedFuture("the topology changed meanwhile (an operator's change); deciding again"));
         }
         if (d instanceof Decision.Resize r) {
@@ -113,8 +119,14 @@ final class ReshardSteps {
         Decision.Complete c = (Decision.Complete) d;
         List<Integer> indexes = IntStream.range(0, c.shards()).boxed().toList();
         return Chunked.map(indexes, Chunked.POOL_CHUNK, i -> shards.finish(stream, i))
-                .compose(v -> store.write(machine, epoch, true, "completed: " + c.shards() + " shards", Map.of()))
+                .compose(v -> store.write(machine, read.completing(true), "completed: " + c.shards() + " shards",
+                        Map.of()))
                 .map(written -> {
+                    if (written != 1) {
+                        // another leader's step completed it first (its write changed the state): nothing to report
+                        throw new IllegalStateException("the topology changed meanwhile (completed by another "
+                                + "leader's step); deciding again");
+                    }
                     LOG.info("Resharding of stream '{}' completed: {} shards under routing epoch {}", stream,
                             c.shards(), c.epoch());
                     report.completed(stream, c.epoch());

@@ -22,9 +22,9 @@ import java.util.TreeMap;
 /**
  * A stream's resharding state in its topology record (docs/protocol.md, "The topology record"): the machine is
  * rebuilt from the fields {@code state}, {@code routing_epoch}, {@code shards}, {@code layouts} and {@code step},
- * and written back in one atomic step that applies only while {@code routing_epoch} is the one the writer read
- * (so an operator's change and the leader's step never overwrite each other), appending a history entry when
- * asked. Thread-safe.
+ * and written back in one atomic step that applies only while {@code routing_epoch}, {@code state} and {@code step}
+ * are the ones the writer read ({@link Expected}: so an operator's change and the leader's step never overwrite each
+ * other), appending a history entry when asked. Thread-safe.
  */
 public final class ReshardStore {
 
@@ -34,27 +34,30 @@ public final class ReshardStore {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
-     * KEYS: topology; ARGV: expected routing_epoch, expected step ('' or COMPLETING), history reason ('' for none),
-     * then field/value pairs (value '' removes the field). Returns 1 written, 0 the epoch or the step moved, -1 no
-     * topology. The step is part of the guard because the leader's decision that a change completes keeps the routing
-     * epoch: a rollback read before it must not be written after it (the leader then retires the left-out shards).
+     * KEYS: topology; ARGV: expected routing_epoch, expected step ('' or COMPLETING), expected state, history reason
+     * ('' for none), then field/value pairs (value '' removes the field). Returns 1 written, 0 the epoch, the state or
+     * the step moved, -1 no topology. A change keeps its routing epoch while it completes: its step goes '' ->
+     * COMPLETING (the leader retires the left-out shards) and then back to '' with the state STABLE. Without the step a
+     * rollback read before the completion began would be written during it; without the state, after it (the same
+     * epoch and step as when it was read), bringing back shards whose keys were removed.
      */
     private static final LuaScript WRITE = LuaScript.of("""
             local cur = redis.call('HGET', KEYS[1], 'routing_epoch')
             if not cur then return -1 end
             if cur ~= ARGV[1] then return 0 end
             if (redis.call('HGET', KEYS[1], 'step') or '') ~= ARGV[2] then return 0 end
-            for i = 4, #ARGV, 2 do
+            if (redis.call('HGET', KEYS[1], 'state') or 'STABLE') ~= ARGV[3] then return 0 end
+            for i = 5, #ARGV, 2 do
               if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[1], ARGV[i])
               else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
             end
-            if ARGV[3] ~= '' then
+            if ARGV[4] ~= '' then
               local t = redis.call('TIME')
               local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
               local h = cjson.decode(redis.call('HGET', KEYS[1], 'history') or '[]')
               table.insert(h, {routing_epoch = tonumber(redis.call('HGET', KEYS[1], 'routing_epoch')),
                 shards = tonumber(redis.call('HGET', KEYS[1], 'shards')), state = redis.call('HGET', KEYS[1], 'state'),
-                at_ms = now, reason = ARGV[3]})
+                at_ms = now, reason = ARGV[4]})
               while #h > 10 do table.remove(h, 1) end
               redis.call('HSET', KEYS[1], 'history', cjson.encode(h))
             end
@@ -104,15 +107,30 @@ public final class ReshardStore {
     }
 
     /**
-     * Writes {@code r} as the stream's topology if its routing epoch is still {@code readEpoch} and whether it is
-     * completing still {@code readCompleting}.
-     *
-     * @param readCompleting whether the change was completing when the writer read it (the step it expects)
-     * @param reason the history entry's reason, or null for none
-     * @return 1 written, 0 the routing epoch or the step moved meanwhile, -1 the stream has no topology
+     * What a writer read of the topology and expects to find when it writes: the routing epoch, the state and whether
+     * the change was completing (the step).
      */
-    public Future<Integer> write(Reshard r, long readEpoch, boolean readCompleting, String reason,
-                                 Map<String, String> more) {
+    public record Expected(long routingEpoch, ReshardState state, boolean completing) {
+
+        /** What {@code machine} holds now: take it before the machine is changed. */
+        public static Expected of(Reshard machine) {
+            return new Expected(machine.epoch(), machine.state(), machine.completing());
+        }
+
+        /** The same, with the step the writer's own earlier write left ({@code COMPLETING} or not). */
+        public Expected completing(boolean now) {
+            return new Expected(routingEpoch, state, now);
+        }
+    }
+
+    /**
+     * Writes {@code r} as the stream's topology if its routing epoch, state and step are still the {@code expected}
+     * ones.
+     *
+     * @param reason the history entry's reason, or null for none
+     * @return 1 written, 0 the routing epoch, the state or the step moved meanwhile, -1 the stream has no topology
+     */
+    public Future<Integer> write(Reshard r, Expected expected, String reason, Map<String, String> more) {
         Map<String, String> fields = new LinkedHashMap<>();
         boolean stable = r.state() == ReshardState.STABLE;
         fields.put("state", r.state().name());
@@ -127,8 +145,8 @@ public final class ReshardStore {
             fields.put("progress", "");
         }
         fields.putAll(more);
-        List<String> args = new ArrayList<>(List.of(Long.toString(readEpoch), readCompleting ? COMPLETING : "",
-                reason == null ? "" : reason));
+        List<String> args = new ArrayList<>(List.of(Long.toString(expected.routingEpoch()),
+                expected.completing() ? COMPLETING : "", expected.state().name(), reason == null ? "" : reason));
         fields.forEach((k, v) -> {
             args.add(k);
             args.add(v);

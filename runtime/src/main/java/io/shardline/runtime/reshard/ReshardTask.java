@@ -152,6 +152,8 @@ public final class ReshardTask {
     private Future<Void> step(Reshard machine) {
         String stream = machine.stream();
         long epoch = machine.epoch();
+        Reshard asRead = machine.copy(); // decide() changes the machine: its writes are guarded by what was read
+        ReshardStore.Expected read = ReshardStore.Expected.of(asRead);
         // The groups (from the coordinator, which may be busy with a rebalance the last pass caused) and the shards
         // are read at once: a group read in between and missing from the shards only holds its barriers.
         Future<List<GroupShardSets.OnStream>> reading = groups.on(stream);
@@ -167,9 +169,10 @@ public final class ReshardTask {
                 // often at once: the next pass comes right after this one, not a quarter interval later
                 ticker.nudge();
             }
-            return steps.run(machine, epoch, decisions, on).compose(v -> machine.state() == ReshardState.STABLE
+            return steps.run(machine, asRead, decisions, on).compose(v -> machine.state() == ReshardState.STABLE
                     ? Future.succeededFuture()
-                    : store.write(machine, epoch, machine.completing(), null, Map.of("progress", ReshardStore.json(waits),
+                    : store.write(machine, read.completing(machine.completing()), null, Map.of("progress",
+                    ReshardStore.json(waits),
                     "cutover", ReshardStore.json(ReshardReport.cutovers(progress, epoch)))).mapEmpty());
         });
     }

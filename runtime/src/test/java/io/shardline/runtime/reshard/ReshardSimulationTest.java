@@ -17,7 +17,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * epoch-checked write of docs/protocol.md, groups read shards under the read rule (bounded at the cutover until
  * released), acknowledge late and out of step, and a leader runs {@link Reshard}'s decisions, dying part-way
  * through them and rebuilt from the persisted chain. Operators start changes, roll back, and change again during a
- * rollback. Invariants: a barrier released only when every record of its keys from earlier epochs on other shards
+ * rollback, some of them written a while after they read the chain; every write of the chain (an operator's, the
+ * leader's completing and completion) applies only while its routing epoch, state and step are the ones its writer
+ * read, as {@link ReshardStore}'s script does. Invariants: a barrier released only when every record of its keys from earlier epochs on other shards
  * is acknowledged by that group; a shard retired only when every group acknowledged every entry there; nothing written to a
  * retired shard; for every key and group, records handled exactly in the order they were produced, none lost.
  */
@@ -55,6 +57,9 @@ class ReshardSimulationTest {
     private TreeMap<Long, Integer> pLayouts;
     private final Map<Long, Integer> everyLayout = new HashMap<>();
     private boolean pCompleting;
+    /** An operator's change read earlier and not written yet (written at the next operator step, if still valid). */
+    private Reshard pendingOperator;
+    private ReshardStore.Expected pendingRead;
     private long producerEpoch;
     private int producerShards;
 
@@ -114,17 +119,35 @@ class ReshardSimulationTest {
     }
 
     private void operate() {
+        if (pendingOperator != null) {
+            if (unchangedSince(pendingRead)) {
+                persist(pendingOperator);
+            }
+            pendingOperator = null;
+            return;
+        }
         Reshard r = rebuild();
+        ReshardStore.Expected read = ReshardStore.Expected.of(r);
         try {
             if (random.nextBoolean()) {
                 r.start(1 + random.nextInt(10));
             } else {
                 r.rollback();
             }
-            persist(r);
         } catch (ReshardRefusedException e) {
-            // refused as the operator would be (409/400); the model goes on
+            return; // refused as the operator would be (409/400); the model goes on
         }
+        if (random.nextInt(3) == 0) {
+            pendingOperator = r; // read now, written later: the leader may complete the change in between
+            pendingRead = read;
+        } else {
+            persist(r);
+        }
+    }
+
+    /** The store's guard: the routing epoch, the state and the step are still the ones {@code read} saw. */
+    private boolean unchangedSince(ReshardStore.Expected read) {
+        return pLayouts.lastKey() == read.routingEpoch() && pState == read.state() && pCompleting == read.completing();
     }
 
     private void persist(Reshard r) {
@@ -217,10 +240,11 @@ class ReshardSimulationTest {
     }
 
     private Reshard lead(Reshard leader) {
+        ReshardStore.Expected read = ReshardStore.Expected.of(leader);
         List<Decision> decisions = leader.decide(observe());
         int done = random.nextInt(8) == 0 ? random.nextInt(decisions.size() + 1) : decisions.size();
         for (Decision d : decisions.subList(0, done)) {
-            if (!apply(d, leader)) {
+            if (!apply(d, leader, read)) {
                 return rebuild();
             }
         }
@@ -228,13 +252,14 @@ class ReshardSimulationTest {
     }
 
     /** Carries {@code d} out; false when the topology changed under the leader (its write is refused). */
-    private boolean apply(Decision d, Reshard leader) {
-        if ((d instanceof Decision.Persist || d instanceof Decision.Complete)
-                && pLayouts.lastKey() != (d instanceof Decision.Complete c ? c.epoch() : leader.epoch())) {
+    private boolean apply(Decision d, Reshard leader, ReshardStore.Expected read) {
+        if (d instanceof Decision.Persist && !unchangedSince(read.completing(false))
+                || d instanceof Decision.Complete && !unchangedSince(read.completing(true))) {
             return false;
         }
         if (d instanceof Decision.Persist) {
-            persist(leader);
+            // the change as read, completing (the leader's machine is STABLE already: decide() ran to the end)
+            persist(Reshard.restore("s", read.state(), pLayouts, true));
         } else if (d instanceof Decision.Flip f) {
             flip(shard(f.shard()), f.epoch());
         } else if (d instanceof Decision.CreateGroup c) {

@@ -301,13 +301,13 @@ class ReshardTaskTest {
         // An operator's rollback reads the running change; before it is written, the leader decides the change
         // completes (every group drained the left-out shards 2 and 3) and persists that under the same epoch.
         Reshard operator = result(store.read(stream), WAIT).orElseThrow();
-        long read = operator.epoch();
+        ReshardStore.Expected read = ReshardStore.Expected.of(operator);
         operator.rollback();
         Reshard running = result(store.read(stream), WAIT).orElseThrow();
         Reshard completing = Reshard.restore(stream, running.state(), running.layouts(), true);
-        assertThat(result(store.write(completing, read, false, "completing", Map.of()), WAIT)).isEqualTo(1);
+        assertThat(result(store.write(completing, read, "completing", Map.of()), WAIT)).isEqualTo(1);
 
-        assertThat(result(store.write(operator, read, false, "rollback", Map.of()), WAIT))
+        assertThat(result(store.write(operator, read, "rollback", Map.of()), WAIT))
                 .as("the rollback read before the change was completing").isEqualTo(0);
         assertThat(topology()).containsEntry("state", "RESHARDING").containsEntry("step", ReshardStore.COMPLETING)
                 .containsEntry("routing_epoch", "2");
@@ -316,11 +316,41 @@ class ReshardTaskTest {
         assertThat(exists(3)).as("retired by the change that completed").isFalse();
     }
 
+    @Test
+    void aRollbackReadBeforeTheChangeCompletedIsNotWrittenAfterIt() {
+        change(r -> r.start(2));
+        tick();
+        drain(4);
+        // An operator's rollback reads the running change; before it is written, the leader completes the change:
+        // COMPLETING, shards 2 and 3 retired (their keys removed), STABLE. The routing epoch and the step are what the
+        // operator read again (a completion keeps the epoch and clears the step); only the state tells.
+        Reshard operator = result(store.read(stream), WAIT).orElseThrow();
+        ReshardStore.Expected read = ReshardStore.Expected.of(operator);
+        operator.rollback();
+        tickUntilStable();
+        assertThat(topology()).containsEntry("state", "STABLE").containsEntry("routing_epoch",
+                Long.toString(read.routingEpoch())).doesNotContainKey("step");
+        assertThat(exists(3)).as("retired by the change that completed").isFalse();
+        // The leader wrote the change as completing (state unchanged, step COMPLETING) before it retired shards,
+        // then STABLE: its history has both writes.
+        Map<String, String> stateByReason = new java.util.HashMap<>();
+        new io.vertx.core.json.JsonArray(topology().get("history")).forEach(o -> {
+            io.vertx.core.json.JsonObject h = (io.vertx.core.json.JsonObject) o;
+            stateByReason.put(h.getString("reason"), h.getString("state"));
+        });
+        assertThat(stateByReason).containsEntry("every group passed the cutover of epoch 2; completing", "RESHARDING")
+                .containsEntry("completed: 2 shards", "STABLE");
+
+        assertThat(result(store.write(operator, read, "rollback", Map.of()), WAIT))
+                .as("the rollback read before the change completed").isEqualTo(0);
+        assertThat(topology()).containsEntry("state", "STABLE").containsEntry("shards", "2");
+    }
+
     private void change(Consumer<Reshard> step) {
         Reshard machine = result(store.read(stream), WAIT).orElseThrow();
-        long read = machine.epoch();
+        ReshardStore.Expected read = ReshardStore.Expected.of(machine);
         step.accept(machine);
-        assertThat(result(store.write(machine, read, false, "test", Map.of()), WAIT)).isEqualTo(1);
+        assertThat(result(store.write(machine, read, "test", Map.of()), WAIT)).isEqualTo(1);
     }
 
     private void tick() {
