@@ -27,20 +27,11 @@ public final class HazelcastConfigs {
     }
 
     /**
-     * How long the TCP/IP joiner waits for the seeds to answer before this worker forms a cluster of its own: 1 s
-     * when no seed accepted a connection before the start (nobody to join), else Hazelcast's default of 5 s, which a
-     * member on a loaded machine needs to answer ({@link SeedProbe}).
-     */
-    public static int joinTimeoutSeconds(boolean seedListening) {
-        return seedListening ? 5 : 1;
-    }
-
-    /**
      * The configuration for one worker.
      *
-     * @param joinTimeoutSeconds the TCP/IP joiner's connection timeout ({@link #joinTimeoutSeconds})
+     * @param join how the member joins ({@link JoinPlan#decide}, from what the seed probe found)
      */
-    public static Config forWorker(ClusterSettings settings, int joinTimeoutSeconds) {
+    public static Config forWorker(ClusterSettings settings, JoinPlan join) {
         Config config = new Config()
                 .setClusterName(settings.security().hazelcastClusterName(settings.clusterName()))
                 .setInstanceName("shardline-" + settings.workerId() + "-" + settings.port());
@@ -72,11 +63,16 @@ public final class HazelcastConfigs {
         if (IPV4.matcher(settings.host()).matches()) {
             network.getInterfaces().setEnabled(true).addInterface(settings.host());
         }
-        JoinConfig join = network.getJoin();
-        join.getMulticastConfig().setEnabled(false);
-        join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(joinTimeoutSeconds);
-        settings.members().forEach(member -> join.getTcpIpConfig().addMember(member));
+        JoinConfig joinConfig = network.getJoin();
+        joinConfig.getMulticastConfig().setEnabled(false);
+        joinConfig.getAutoDetectionConfig().setEnabled(false);
+        joinConfig.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(join.timeoutSeconds());
+        settings.members().forEach(member -> joinConfig.getTcpIpConfig().addMember(member));
+        if (join.formAtOnce()) {
+            // Hazelcast's joiner makes a member whose required member is itself the master without asking anyone; the
+            // seed list above still serves its search for other clusters to merge with.
+            joinConfig.getTcpIpConfig().setRequiredMember(settings.host() + ":" + settings.port());
+        }
 
         config.getMemberAttributeConfig().setAttribute(WORKER_ID_ATTRIBUTE, settings.workerId());
         // The Vert.x cluster manager, given a ready instance, reads its node id from this attribute.

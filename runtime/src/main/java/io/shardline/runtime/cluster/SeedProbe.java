@@ -14,11 +14,10 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Before a worker starts its Hazelcast member: which seed of {@code cluster.members}, if any, accepts a TCP
- * connection, i.e. whether there is a member to join. It decides how long Hazelcast's TCP/IP joiner waits for an
- * answer before this worker forms a cluster of its own ({@link HazelcastConfigs#joinTimeoutSeconds}): one second
- * when nobody listens (a first worker starts fast: docs/benchmarks.md, "Start-up"), five when a seed listens, so
- * that a member on a loaded machine has time to answer the join instead of the new worker forming a cluster beside
- * the running one until the split-brain merge (docs/operations.md, "Start time").
+ * connection, i.e. whether there is a member to join. What it finds decides how the member joins ({@link JoinPlan}):
+ * a listening seed gets five seconds to answer, so that a member on a loaded machine has time to answer the join
+ * instead of the new worker forming a cluster beside the running one until the split-brain merge; with nobody
+ * listening a first worker starts fast (docs/operations.md, "Start time").
  *
  * <p>Every seed is tried at once, each for at most {@code timeoutMs}; this worker's own address never listens yet
  * (its member is not started), so it needs no exclusion. Stateless; blocks the calling thread (the worker's start).

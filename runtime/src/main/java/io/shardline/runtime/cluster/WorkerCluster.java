@@ -62,10 +62,10 @@ public final class WorkerCluster {
     public static WorkerCluster start(ClusterSettings settings, long timeoutMs) {
         long started = System.nanoTime();
         Optional<String> seed = SeedProbe.listening(settings.members(), SEED_PROBE_TIMEOUT_MS);
-        int joinTimeoutSeconds = HazelcastConfigs.joinTimeoutSeconds(seed.isPresent());
+        JoinPlan join = JoinPlan.decide(settings, seed);
         HazelcastInstance hazelcast;
         try {
-            hazelcast = Hazelcast.newHazelcastInstance(HazelcastConfigs.forWorker(settings, joinTimeoutSeconds));
+            hazelcast = Hazelcast.newHazelcastInstance(HazelcastConfigs.forWorker(settings, join));
         } catch (RuntimeException e) {
             throw new ClusterStartException("cannot start the Hazelcast member on " + settings.host() + ":"
                     + settings.port() + ": " + e.getMessage(), e);
@@ -74,7 +74,7 @@ public final class WorkerCluster {
             long hazelcastMs = (System.nanoTime() - started) / 1_000_000;
             LOG.info("Hazelcast member started in {} ms: {} member(s) ({}; join timeout {} s)", hazelcastMs,
                     hazelcast.getCluster().getMembers().size(),
-                    seed.map(s -> "seed " + s + " was listening").orElse("no seed was listening"), joinTimeoutSeconds);
+                    join.reason(), join.timeoutSeconds());
             throwIfWorkerIdTaken(hazelcast, settings.workerId());
             long vertxStarted = System.nanoTime();
             LOG.info("Cluster ports: {}", settings.security().describe());

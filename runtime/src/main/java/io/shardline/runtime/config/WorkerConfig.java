@@ -431,7 +431,9 @@ public final class WorkerConfig {
                 .define(CLUSTER_MEMBERS_CONFIG, ConfigType.LIST, "127.0.0.1:5701,127.0.0.1:5702,127.0.0.1:5703",
                         Validator.nonEmpty().and(pattern(HOST_PORT, "host:port")), Importance.HIGH,
                         "Hazelcast TCP/IP seed members (host:port, comma-separated). List every port: ranges are not "
-                                + "supported. Multicast and auto-detection are always off.", cluster)
+                                + "supported. Multicast and auto-detection are always off. The first seed, started "
+                                + "when no seed listens, forms the cluster at once; the others look for it for 1 s "
+                                + "(docs/operations.md, \"Start time\").", cluster)
                 .define(CLUSTER_FAILURE_TIMEOUT_CONFIG, ConfigType.LONG, 15_000L, Validator.between(2_000, 600_000),
                         Importance.MEDIUM, "A worker whose Hazelcast heartbeats (1 per second) stop for this long is "
                                 + "removed from the cluster view (Hazelcast's default is 60 s). A killed process is "

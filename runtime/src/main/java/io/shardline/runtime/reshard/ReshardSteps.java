@@ -107,7 +107,7 @@ final class ReshardSteps {
             // The change as read with step = COMPLETING (machine is STABLE already: decide() ran to the end). From
             // here no rollback or change is accepted, and a leader that takes over retires and completes it.
             Reshard completing = Reshard.restore(stream, asRead.state(), asRead.layouts(), true);
-            return store.write(completing, read.completing(false), "every group passed the cutover of epoch " + epoch
+            return store.write(completing, read.withCompleting(false), "every group passed the cutover of epoch " + epoch
                     + "; completing", Map.of()).compose(written -> written == 1 ? Future.<Void>succeededFuture()
                     : Future.failedFuture("the topology changed meanwhile (an operator's change); deciding again"));
         }
@@ -119,7 +119,7 @@ final class ReshardSteps {
         Decision.Complete c = (Decision.Complete) d;
         List<Integer> indexes = IntStream.range(0, c.shards()).boxed().toList();
         return Chunked.map(indexes, Chunked.POOL_CHUNK, i -> shards.finish(stream, i))
-                .compose(v -> store.write(machine, read.completing(true), "completed: " + c.shards() + " shards",
+                .compose(v -> store.write(machine, read.withCompleting(true), "completed: " + c.shards() + " shards",
                         Map.of()))
                 .map(written -> {
                     if (written != 1) {

@@ -118,7 +118,7 @@ public final class ReshardStore {
         }
 
         /** The same, with the step the writer's own earlier write left ({@code COMPLETING} or not). */
-        public Expected completing(boolean now) {
+        public Expected withCompleting(boolean now) {
             return new Expected(routingEpoch, state, now);
         }
     }

@@ -171,7 +171,7 @@ public final class ReshardTask {
             }
             return steps.run(machine, asRead, decisions, on).compose(v -> machine.state() == ReshardState.STABLE
                     ? Future.succeededFuture()
-                    : store.write(machine, read.completing(machine.completing()), null, Map.of("progress",
+                    : store.write(machine, read.withCompleting(machine.completing()), null, Map.of("progress",
                     ReshardStore.json(waits),
                     "cutover", ReshardStore.json(ReshardReport.cutovers(progress, epoch)))).mapEmpty());
         });

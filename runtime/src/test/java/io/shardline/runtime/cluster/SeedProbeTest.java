@@ -6,13 +6,9 @@ import io.shardline.testkit.net.FreePorts;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/**
- * The seed probe before a worker's Hazelcast start, and the join timeout it decides: a listening seed gives a loaded
- * member five seconds to answer the join, none gives a lone worker its one-second start.
- */
+/** The seed probe before a worker's Hazelcast start: which seed, if any, accepts a connection ({@link JoinPlanTest}). */
 class SeedProbeTest {
 
     @Test
@@ -32,15 +28,5 @@ class SeedProbeTest {
                 .isEmpty();
         assertThat(SeedProbe.listening(List.of(), 500)).isEmpty();
         assertThat(SeedProbe.listening(List.of("no-port", "127.0.0.1:x"), 500)).isEmpty();
-    }
-
-    @Test
-    void theJoinWaitsLongerWhenASeedListens() {
-        ClusterSettings settings = new ClusterSettings("c", "w0", "127.0.0.1", 5701, List.of("127.0.0.1:5701"),
-                15_000, 5_000, Map.of());
-        assertThat(HazelcastConfigs.forWorker(settings, HazelcastConfigs.joinTimeoutSeconds(true)).getNetworkConfig()
-                .getJoin().getTcpIpConfig().getConnectionTimeoutSeconds()).isEqualTo(5);
-        assertThat(HazelcastConfigs.forWorker(settings, HazelcastConfigs.joinTimeoutSeconds(false)).getNetworkConfig()
-                .getJoin().getTcpIpConfig().getConnectionTimeoutSeconds()).isEqualTo(1);
     }
 }

@@ -12,6 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -69,6 +73,35 @@ class WorkerClusterTest {
         assertEquals("w1", w2.view().leader().workerId());
         assertThat(w1.view().isLeader()).isTrue();
         assertThat(seenByW2.get(seenByW2.size() - 1).leader().workerId()).isEqualTo("w1");
+    }
+
+    @Test
+    void workersStartedAtTheSameMomentFormOneCluster() throws Exception {
+        // The first seed forms the cluster without asking anyone (JoinPlan); the others, probing before it listened,
+        // ask the seeds for a master and must find it, or else merge with it after the merge delay.
+        List<ClusterSettings> s = settings(3);
+        ExecutorService starters = Executors.newFixedThreadPool(3);
+        try {
+            List<Future<WorkerCluster>> starting = new ArrayList<>();
+            for (ClusterSettings each : s) {
+                starting.add(starters.submit(() -> WorkerCluster.start(each, 30_000)));
+            }
+            List<WorkerCluster> workers = new ArrayList<>();
+            for (Future<WorkerCluster> f : starting) {
+                WorkerCluster w = f.get(60, TimeUnit.SECONDS);
+                started.add(w);
+                workers.add(w);
+            }
+            // Bound: two merge rounds (5 s each, the settings above) beyond the joiner's longest wait (5 s), with slack.
+            for (WorkerCluster w : workers) {
+                Await.until(() -> w.view().size() == 3, Duration.ofSeconds(2 * 5 + 5 + 10), 20,
+                        "one cluster of 3 seen by " + w.settings().workerId() + " within two merge delays");
+            }
+            assertThat(workers).extracting(w -> w.view().leader().workerId()).containsOnly(
+                    workers.get(0).view().leader().workerId());
+        } finally {
+            starters.shutdownNow();
+        }
     }
 
     @Test

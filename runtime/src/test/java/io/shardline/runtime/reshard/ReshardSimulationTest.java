@@ -253,8 +253,8 @@ class ReshardSimulationTest {
 
     /** Carries {@code d} out; false when the topology changed under the leader (its write is refused). */
     private boolean apply(Decision d, Reshard leader, ReshardStore.Expected read) {
-        if (d instanceof Decision.Persist && !unchangedSince(read.completing(false))
-                || d instanceof Decision.Complete && !unchangedSince(read.completing(true))) {
+        if (d instanceof Decision.Persist && !unchangedSince(read.withCompleting(false))
+                || d instanceof Decision.Complete && !unchangedSince(read.withCompleting(true))) {
             return false;
         }
         if (d instanceof Decision.Persist) {

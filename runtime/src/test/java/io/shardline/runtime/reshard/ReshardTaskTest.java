@@ -25,6 +25,7 @@ import io.shardline.testkit.redis.RedisServer;
 import io.shardline.testkit.redis.RedisTest;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -33,6 +34,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -295,20 +297,14 @@ class ReshardTaskTest {
 
     @Test
     void aRollbackReadBeforeTheChangeBecameCompletingIsNotWrittenAfterIt() {
-        change(r -> r.start(2));
-        tick();
-        drain(4);
         // An operator's rollback reads the running change; before it is written, the leader decides the change
         // completes (every group drained the left-out shards 2 and 3) and persists that under the same epoch.
-        Reshard operator = result(store.read(stream), WAIT).orElseThrow();
-        ReshardStore.Expected read = ReshardStore.Expected.of(operator);
-        operator.rollback();
+        PendingRollback rollback = rollbackReadWhileShrinkingTo2();
         Reshard running = result(store.read(stream), WAIT).orElseThrow();
         Reshard completing = Reshard.restore(stream, running.state(), running.layouts(), true);
-        assertThat(result(store.write(completing, read, "completing", Map.of()), WAIT)).isEqualTo(1);
+        assertThat(result(store.write(completing, rollback.read(), "completing", Map.of()), WAIT)).isEqualTo(1);
 
-        assertThat(result(store.write(operator, read, "rollback", Map.of()), WAIT))
-                .as("the rollback read before the change was completing").isEqualTo(0);
+        assertThat(rollback.write()).as("the rollback read before the change was completing").isEqualTo(0);
         assertThat(topology()).containsEntry("state", "RESHARDING").containsEntry("step", ReshardStore.COMPLETING)
                 .containsEntry("routing_epoch", "2");
         tickUntilStable();
@@ -318,32 +314,46 @@ class ReshardTaskTest {
 
     @Test
     void aRollbackReadBeforeTheChangeCompletedIsNotWrittenAfterIt() {
-        change(r -> r.start(2));
-        tick();
-        drain(4);
         // An operator's rollback reads the running change; before it is written, the leader completes the change:
         // COMPLETING, shards 2 and 3 retired (their keys removed), STABLE. The routing epoch and the step are what the
         // operator read again (a completion keeps the epoch and clears the step); only the state tells.
-        Reshard operator = result(store.read(stream), WAIT).orElseThrow();
-        ReshardStore.Expected read = ReshardStore.Expected.of(operator);
-        operator.rollback();
+        PendingRollback rollback = rollbackReadWhileShrinkingTo2();
         tickUntilStable();
         assertThat(topology()).containsEntry("state", "STABLE").containsEntry("routing_epoch",
-                Long.toString(read.routingEpoch())).doesNotContainKey("step");
+                Long.toString(rollback.read().routingEpoch())).doesNotContainKey("step");
         assertThat(exists(3)).as("retired by the change that completed").isFalse();
         // The leader wrote the change as completing (state unchanged, step COMPLETING) before it retired shards,
         // then STABLE: its history has both writes.
-        Map<String, String> stateByReason = new java.util.HashMap<>();
-        new io.vertx.core.json.JsonArray(topology().get("history")).forEach(o -> {
-            io.vertx.core.json.JsonObject h = (io.vertx.core.json.JsonObject) o;
+        Map<String, String> stateByReason = new HashMap<>();
+        new JsonArray(topology().get("history")).forEach(o -> {
+            JsonObject h = (JsonObject) o;
             stateByReason.put(h.getString("reason"), h.getString("state"));
         });
         assertThat(stateByReason).containsEntry("every group passed the cutover of epoch 2; completing", "RESHARDING")
                 .containsEntry("completed: 2 shards", "STABLE");
 
-        assertThat(result(store.write(operator, read, "rollback", Map.of()), WAIT))
-                .as("the rollback read before the change completed").isEqualTo(0);
+        assertThat(rollback.write()).as("the rollback read before the change completed").isEqualTo(0);
         assertThat(topology()).containsEntry("state", "STABLE").containsEntry("shards", "2");
+    }
+
+    /** An operator's rollback of a running shrink 4 -> 2, read and decided but not written yet. */
+    private record PendingRollback(Reshard machine, ReshardStore.Expected read, ReshardStore store) {
+
+        /** Writes the rollback under what was read: 1 if written, 0 if the topology changed since. */
+        int write() {
+            return result(store.write(machine, read, "rollback", Map.of()), WAIT);
+        }
+    }
+
+    /** Starts a shrink to 2 shards, drains its left-out shards, then reads and decides an operator's rollback. */
+    private PendingRollback rollbackReadWhileShrinkingTo2() {
+        change(r -> r.start(2));
+        tick();
+        drain(4);
+        Reshard operator = result(store.read(stream), WAIT).orElseThrow();
+        ReshardStore.Expected read = ReshardStore.Expected.of(operator);
+        operator.rollback();
+        return new PendingRollback(operator, read, store);
     }
 
     private void change(Consumer<Reshard> step) {
