@@ -3,6 +3,7 @@ package io.shardline.runtime.cluster;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * What a worker needs to join the Hazelcast cluster.
@@ -32,6 +33,8 @@ public record ClusterSettings(
         ClusterSecurity security,
         ClusterPorts ports) {
 
+    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+
     /** Validates and copies. */
     public ClusterSettings {
         Objects.requireNonNull(security, "security");
@@ -56,6 +59,16 @@ public record ClusterSettings(
                            ClusterSecurity security) {
         this(clusterName, workerId, host, port, members, failureTimeoutMs, mergeDelayMs, attributes, security,
                 ClusterPorts.DIRECT);
+    }
+
+    /** This worker's member address as bound, {@code host:port}. */
+    public String memberAddress() {
+        return host + ":" + port;
+    }
+
+    /** Whether {@code host} is an IPv4 literal (Hazelcast then binds that one interface, and sees it as its own). */
+    public boolean hostIsIpv4() {
+        return IPV4.matcher(host).matches();
     }
 
     /** A copy with {@code security}. */

@@ -6,7 +6,6 @@ import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MultiMapConfig;
 import com.hazelcast.config.NetworkConfig;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * Builds the Hazelcast configuration of a worker: TCP/IP join with an explicit member list,
@@ -20,8 +19,6 @@ public final class HazelcastConfigs {
 
     /** Member attribute the Vert.x cluster manager reads its node id from. */
     public static final String VERTX_NODE_ID_ATTRIBUTE = "__vertx.nodeId";
-
-    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
     private HazelcastConfigs() {
     }
@@ -60,7 +57,7 @@ public final class HazelcastConfigs {
         if (settings.ports().memberPublicPort() != 0) {
             network.setPublicAddress(settings.host() + ":" + settings.ports().memberPublicPort());
         }
-        if (IPV4.matcher(settings.host()).matches()) {
+        if (settings.hostIsIpv4()) {
             network.getInterfaces().setEnabled(true).addInterface(settings.host());
         }
         JoinConfig joinConfig = network.getJoin();
@@ -71,7 +68,7 @@ public final class HazelcastConfigs {
         if (join.formAtOnce()) {
             // Hazelcast's joiner makes a member whose required member is itself the master without asking anyone; the
             // seed list above still serves its search for other clusters to merge with.
-            joinConfig.getTcpIpConfig().setRequiredMember(settings.host() + ":" + settings.port());
+            joinConfig.getTcpIpConfig().setRequiredMember(settings.memberAddress());
         }
 
         config.getMemberAttributeConfig().setAttribute(WORKER_ID_ATTRIBUTE, settings.workerId());

@@ -1,7 +1,6 @@
 package io.shardline.runtime.cluster;
 
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * How a worker's Hazelcast member joins, decided before it starts from what {@link SeedProbe} found
@@ -27,8 +26,6 @@ import java.util.regex.Pattern;
  */
 public record JoinPlan(int timeoutSeconds, boolean formAtOnce, String reason) {
 
-    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
-
     /** The plan for a worker with {@code settings} when the probe found {@code listeningSeed}. */
     public static JoinPlan decide(ClusterSettings settings, Optional<String> listeningSeed) {
         if (listeningSeed.isPresent()) {
@@ -48,7 +45,6 @@ public record JoinPlan(int timeoutSeconds, boolean formAtOnce, String reason) {
      */
     private static boolean isFirstSeed(ClusterSettings settings) {
         return !settings.members().isEmpty() && settings.ports().memberPublicPort() == 0
-                && IPV4.matcher(settings.host()).matches()
-                && settings.members().get(0).equals(settings.host() + ":" + settings.port());
+                && settings.hostIsIpv4() && settings.members().get(0).equals(settings.memberAddress());
     }
 }

@@ -67,8 +67,8 @@ public final class WorkerCluster {
         try {
             hazelcast = Hazelcast.newHazelcastInstance(HazelcastConfigs.forWorker(settings, join));
         } catch (RuntimeException e) {
-            throw new ClusterStartException("cannot start the Hazelcast member on " + settings.host() + ":"
-                    + settings.port() + ": " + e.getMessage(), e);
+            throw new ClusterStartException("cannot start the Hazelcast member on " + settings.memberAddress() + ": "
+                    + e.getMessage(), e);
         }
         try {
             long hazelcastMs = (System.nanoTime() - started) / 1_000_000;

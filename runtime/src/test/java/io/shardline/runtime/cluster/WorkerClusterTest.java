@@ -92,9 +92,10 @@ class WorkerClusterTest {
                 started.add(w);
                 workers.add(w);
             }
-            // Bound: two merge rounds (5 s each, the settings above) beyond the joiner's longest wait (5 s), with slack.
+            // Bound: two merge rounds beyond the joiner's longest wait (JoinPlan: 5 s), with 10 s of slack.
+            Duration bound = Duration.ofMillis(2 * s.get(0).mergeDelayMs() + 5_000 + 10_000);
             for (WorkerCluster w : workers) {
-                Await.until(() -> w.view().size() == 3, Duration.ofSeconds(2 * 5 + 5 + 10), 20,
+                Await.until(() -> w.view().size() == 3, bound, 20,
                         "one cluster of 3 seen by " + w.settings().workerId() + " within two merge delays");
             }
             assertThat(workers).extracting(w -> w.view().leader().workerId()).containsOnly(
